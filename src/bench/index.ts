@@ -1,0 +1,32 @@
+// `npm run bench [-- NAME...]`: one JSON object per line per case.
+// Wall-clock use is the point of a benchmark; this file is not simulation code.
+import { engineTimeouts } from './engine-timeouts.js';
+import type { BenchResult } from './types.js';
+
+const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
+  'engine-timeouts': engineTimeouts,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  for (const w of wanted) {
+    if (!(w in cases)) {
+      process.stderr.write(`unknown bench case ${JSON.stringify(w)}; known: ${Object.keys(cases).join(', ')}\n`);
+      process.exit(2);
+    }
+  }
+  for (const name of wanted.length ? wanted : Object.keys(cases)) {
+    if (global.gc) global.gc();
+    const r = await cases[name]();
+    const peakRssMb = Math.round(process.memoryUsage().rss / 1048576);
+    const out = {
+      ...r,
+      wallMs: Math.round(r.wallMs),
+      eventsPerSec: Math.round(r.events / (r.wallMs / 1000)),
+      virtualSecPerWallSec: Math.round(r.virtualMs / r.wallMs),
+      peakRssMb,
+    };
+    process.stdout.write(JSON.stringify(out) + '\n');
+  }
+}
+void main();

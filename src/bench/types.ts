@@ -1,0 +1,7 @@
+export interface BenchResult {
+  name: string;
+  events: number;
+  wallMs: number;
+  virtualMs: number;
+  [extra: string]: unknown;
+}
