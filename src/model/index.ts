@@ -1,0 +1,4 @@
+export * from './time.js';
+export * from './pod.js';
+export * from './client.js';
+export * from './trace.js';

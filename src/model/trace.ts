@@ -1,0 +1,30 @@
+// The one union of trace events. Types are dotted; see scenario-format.md "The trace".
+// Every event has a type and an actor; pod events carry `pod` ("ns/name") and usually `uid`.
+// Further fields are the event's own. Field order in the JSON is the order they are written in.
+
+export type Actor = 'kubelet' | 'apiserver' | 'user' | 'controller' | 'timeline' | 'runtime' | 'invariant' | 'network';
+
+export type TraceType =
+  | 'status.set' | 'status.same' | 'status.reject' | 'status.drop' | 'status.sync' | 'status.skip'
+  | 'status.recreated' | 'status.delete' | 'status.orphan'
+  | 'api.request' | 'api.get' | 'api.patch' | 'api.delete' | 'api.create' | 'api.error' | 'api.watch'
+  | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff'
+  | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
+  | 'kubelet.start' | 'kubelet.stop'
+  | 'step' | 'log' | 'fault.begin' | 'fault.end' | 'invariant.violation';
+
+export interface TraceEvent {
+  type: TraceType;
+  actor: Actor;
+  pod?: string;
+  [field: string]: unknown;
+}
+
+/** Log levels, as klog's: error, warning, info, and V(n) verbosity. */
+export type LogLevel = 'error' | 'warning' | 'info' | 'V1' | 'V2' | 'V3' | 'V4' | 'V5';
+
+export interface Tracer {
+  emit(e: TraceEvent): void;
+  /** A kubelet log line (the `log` assertion reads these). */
+  log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void;
+}

@@ -1,0 +1,147 @@
+// The typed, defaulted Scenario that the loader produces from YAML (scenario-format.md, v1alpha1).
+// Durations are integer ms. `@<duration>` strings inside status values are already resolved to
+// RFC 3339 text. Pod references are normalized to "namespace/name".
+import type { Pod, PodStatus } from '../model/pod.js';
+
+/** Where a node of the YAML document came from, for verdicts that point back at the file. */
+export interface SourcePos {
+  line: number; // 1-based
+  col: number; // 1-based
+}
+
+export type Variant = 'classic' | 'current';
+export type RuntimeKind = 'simulated' | 'none';
+
+export interface LatencyRange {
+  minMs: number;
+  maxMs: number;
+}
+export interface Latency {
+  get: LatencyRange;
+  patch: LatencyRange;
+  delete: LatencyRange;
+  create: LatencyRange;
+}
+
+export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
+
+export interface KubeletConfig {
+  nodeName: string; // default node-a
+  statusManager: Variant; // default current
+  syncPeriodMs: number; // default 10000
+  statusChannelCapacity: number; // default 1000 (classic only)
+  runtime: RuntimeKind; // default simulated
+  plegRelistPeriodMs: number; // default 1000
+  apiQPS: number; // default 50
+  apiBurst: number; // default 100
+  requestTimeoutMs: number; // default 10000
+  deletionSafety: { podResourcesReclaimed: boolean; podCouldHaveRunningContainers: boolean }; // true / false
+  /** Every gate resolved: explicit values, else the generation's default (off classic, on current). */
+  featureGates: Record<FeatureGate, boolean>;
+}
+
+/** One container attempt of `x-kss.containers`. The last entry repeats. */
+export interface Attempt {
+  runMs: number | 'forever';
+  exit: number; // default 0
+  /** How the attempt meets SIGTERM: exits 143 that long after it (default 0), or ignores it. */
+  term: number | 'ignore';
+  reason?: string;
+  message?: string;
+  /** Extension: the readiness / startup probe results while this attempt runs (default: ready
+   *  once running when the container has a probe... see README). */
+  ready?: boolean;
+  started?: boolean;
+}
+
+export interface ScenarioPod {
+  /** The manifest with apiserver defaults applied (namespace, restartPolicy, grace, nodeName,
+   *  status Pending + qosClass when no status was given). uid is set when the file gave one. */
+  pod: Pod;
+  key: string; // "ns/name"
+  createAtMs: number | 'never';
+  only?: 'kubelet' | 'apiserver';
+  containers: Record<string, Attempt[]>;
+  static: boolean;
+  pos: SourcePos;
+}
+
+export type StepAction =
+  | { action: 'create'; pod: string }
+  | { action: 'delete'; pod: string; gracePeriodSeconds?: number }
+  | { action: 'recreate'; pod: string }
+  | { action: 'externalPatch'; pod: string; status: PodStatus }
+  | { action: 'restartApiserver'; downForMs: number }
+  | { action: 'partition' }
+  | { action: 'repair' }
+  | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number }
+  | { action: 'latency'; latency: Latency }
+  | { action: 'createMirror'; pod: string }
+  | { action: 'deleteMirror'; pod: string }
+  | { action: 'exit'; pod: string; container: string; code: number; reason?: string; message?: string }
+  | { action: 'oom'; pod: string; container: string }
+  | { action: 'ready'; pod: string; container: string; value: boolean }
+  | { action: 'started'; pod: string; container: string; value: boolean }
+  | { action: 'restartKubelet'; downForMs: number }
+  | { action: 'setPodStatus'; pod: string; status: PodStatus }
+  | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
+  | { action: 'setContainerStartup'; pod: string; container: string; started: boolean }
+  | { action: 'terminatePod'; pod: string }
+  | { action: 'removeOrphanedStatuses'; keep: string[] }
+  | { action: 'syncBatch'; all: boolean }
+  | { action: 'markDeleted'; pod: string }
+  | { action: 'setDeletionSafety'; pod?: string; podResourcesReclaimed?: boolean; podCouldHaveRunningContainers?: boolean }
+  | { action: 'setApiStatusVersion'; pod: string; version: number };
+
+export type Step = StepAction & { atMs: number; index: number; pos: SourcePos };
+export type ActionName = StepAction['action'];
+
+export type Verb = 'get' | 'patch' | 'delete' | 'create';
+
+/** A matcher value: a plain value, or an operator object ({$exists}, {$ne}, {$len}). */
+export type Expected = unknown;
+
+export type AssertionBody =
+  | { kind: 'apiserver'; pod: string; atMs?: number; exists?: boolean; uid?: string; status?: Expected; deletionTimestamp?: 'set' | 'unset' }
+  | { kind: 'kubelet'; pod: string; atMs?: number; cached?: boolean; version?: number; apiStatusVersion?: number; status?: Expected }
+  | { kind: 'requests'; pod: string; verbs?: Verb[]; count?: Partial<Record<Verb, number>>; fromMs?: number; toMs?: number }
+  | { kind: 'log'; contains: string; pod?: string; count?: number }
+  | { kind: 'events'; type: string; pod?: string; where?: Record<string, unknown>; count?: number; min?: number; fromMs?: number; toMs?: number }
+  | { kind: 'converged'; withinMs: number }
+  | { kind: 'violation'; invariant: InvariantName; pod?: string };
+
+export type Assertion = AssertionBody & { index: number; pos: SourcePos };
+
+export const INVARIANT_NAMES = [
+  'terminal-phase-sticky',
+  'no-illegal-container-transition',
+  'no-ready-when-terminal',
+  'write-matches-uid',
+  'transition-time-honest',
+  'version-monotonic',
+  'no-terminal-while-running',
+  'status-converges',
+  'deletion-completes',
+] as const;
+export type InvariantName = (typeof INVARIANT_NAMES)[number];
+
+export interface Scenario {
+  /** Path of the file it was loaded from ("<string>" when loaded from text). */
+  file: string;
+  /** sha256 (hex) of the file's bytes. */
+  sha256: string;
+  name: string;
+  description?: string;
+  tags: string[];
+  seed: number;
+  epoch: string; // RFC 3339
+  untilMs: number; // default 10m
+  kubelet: KubeletConfig;
+  apiserver: { latency: Latency }; // default 1ms..5ms for every verb
+  pods: ScenarioPod[];
+  staticPods: ScenarioPod[]; // names already suffixed with -<nodeName>
+  timeline: Step[];
+  expect: Assertion[];
+  invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** Extension fields under x-kss at the top of spec (reserved). */
+}
