@@ -1,0 +1,205 @@
+// From a validated document to the Scenario: defaults, pod manifests as the apiserver (or the
+// kubelet's file source) would hold them, `@` times resolved, steps and assertions in file order.
+import { createHash } from 'node:crypto';
+import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE, type Pod, type PodSpec, type PodStatus } from '../model/pod.js';
+import { DEFAULT_EPOCH, formatRfc3339, parseRfc3339 } from '../model/time.js';
+import type { PathSeg } from './issues.js';
+import { atTimeMs, DEFAULT_LATENCY, FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
+import {
+  INVARIANT_NAMES,
+  type Assertion,
+  type AssertionBody,
+  type Attempt,
+  type FeatureGate,
+  type KubeletConfig,
+  type Scenario,
+  type ScenarioPod,
+  type SourcePos,
+  type Step,
+  type StepAction,
+} from './types.js';
+
+export interface BuildInput {
+  raw: RawScenario;
+  file: string;
+  sha256: string;
+  /** Where the YAML node at a path starts. */
+  posOf: (path: PathSeg[]) => SourcePos;
+}
+
+/** Drop keys whose value is undefined, so optional fields are absent rather than undefined. */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Replace every `@<duration>` string with the RFC 3339 time of epoch + duration. */
+function resolveTimes(v: unknown, epochMs: number): unknown {
+  if (typeof v === 'string') {
+    const ms = atTimeMs(v);
+    return ms === undefined ? v : formatRfc3339(epochMs + ms);
+  }
+  if (Array.isArray(v)) return v.map((x) => resolveTimes(x, epochMs));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveTimes(x, epochMs)]));
+  return v;
+}
+
+export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
+  const spec = raw.spec ?? {};
+  const k = spec.kubelet ?? {};
+  const epochMs = parseRfc3339(spec.epoch ?? DEFAULT_EPOCH)!;
+  const variant = k.statusManager ?? 'current';
+  const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? variant === 'current'])) as Record<FeatureGate, boolean>;
+  const kubelet: KubeletConfig = {
+    nodeName: k.nodeName ?? 'node-a',
+    statusManager: variant,
+    syncPeriodMs: k.syncPeriod ?? 10_000,
+    statusChannelCapacity: k.statusChannelCapacity ?? 1000,
+    runtime: k.runtime ?? 'simulated',
+    plegRelistPeriodMs: k.plegRelistPeriod ?? 1000,
+    apiQPS: k.apiQPS ?? 50,
+    apiBurst: k.apiBurst ?? 100,
+    requestTimeoutMs: k.requestTimeout ?? 10_000,
+    deletionSafety: {
+      podResourcesReclaimed: k.deletionSafety?.podResourcesReclaimed ?? true,
+      podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,
+    },
+    featureGates: gates,
+  };
+  const latency = spec.apiserver?.latency;
+  const d = DEFAULT_LATENCY;
+  const time = (v: unknown) => resolveTimes(v, epochMs);
+
+  const timeline: Step[] = (spec.timeline ?? []).map((s, index) => {
+    const name = Object.keys(s).find((key) => key !== 'at' && s[key] !== undefined)!;
+    const action = compact(s[name] as StepAction);
+    if ('status' in action) action.status = time(action.status) as PodStatus;
+    return { ...action, atMs: s.at as number, index, pos: posOf(['spec', 'timeline', index]) };
+  });
+
+  const expect: Assertion[] = (spec.expect ?? []).map((a, index) => {
+    const name = Object.keys(a).find((key) => a[key] !== undefined)!;
+    const body = compact(a[name] as AssertionBody);
+    if ('status' in body) body.status = time(body.status);
+    return { ...body, index, pos: posOf(['spec', 'expect', index]) };
+  });
+
+  const inv = spec.invariants ?? 'all';
+  return compact({
+    file,
+    sha256,
+    name: raw.metadata.name,
+    description: raw.metadata.description,
+    tags: raw.metadata.tags ?? [],
+    seed: spec.seed ?? 1,
+    epoch: formatRfc3339(epochMs),
+    untilMs: spec.until ?? 600_000,
+    kubelet,
+    apiserver: {
+      latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
+    },
+    pods: (spec.pods ?? []).map((p, i) => scenarioPod(p, false, kubelet.nodeName, epochMs, posOf(['spec', 'pods', i]))),
+    staticPods: (spec.staticPods ?? []).map((p, i) => scenarioPod(p, true, kubelet.nodeName, epochMs, posOf(['spec', 'staticPods', i]))),
+    timeline,
+    expect,
+    invariants: inv === 'all' ? [...INVARIANT_NAMES] : inv === 'none' ? [] : [...new Set(inv)],
+  });
+}
+
+/** JSON with sorted keys: the same manifest hashes the same whatever its key order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((v as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+function scenarioPod(raw: RawPod, isStatic: boolean, nodeName: string, epochMs: number, pos: SourcePos): ScenarioPod {
+  const { 'x-kss': x, ...manifest } = raw;
+  const meta = { ...manifest.metadata, namespace: manifest.metadata.namespace ?? 'default' };
+  if (meta.deletionTimestamp !== undefined) meta.deletionTimestamp = resolveTimes(meta.deletionTimestamp, epochMs) as string;
+  const spec = {
+    ...manifest.spec,
+    restartPolicy: manifest.spec.restartPolicy ?? 'Always',
+    terminationGracePeriodSeconds: manifest.spec.terminationGracePeriodSeconds ?? 30,
+    // The file source binds a static pod to its node; the apiserver keeps a given nodeName.
+    nodeName: isStatic ? nodeName : (manifest.spec.nodeName ?? nodeName),
+  } as PodSpec;
+
+  let status: PodStatus | undefined;
+  if (manifest.status !== undefined) status = resolveTimes(manifest.status, epochMs) as PodStatus;
+  else if (!isStatic) status = { phase: 'Pending', qosClass: qosClass(spec) };
+
+  if (isStatic) {
+    // As the kubelet's file source does: the UID is a hash of the manifest unless given, the
+    // config.hash annotation is the UID, and the name carries the node's.
+    const hash = createHash('sha256').update(canonical(manifest)).digest('hex').slice(0, 32);
+    meta.uid ??= hash;
+    meta.annotations = { ...meta.annotations, [ANNOTATION_CONFIG_SOURCE]: 'file', [ANNOTATION_CONFIG_HASH]: meta.uid };
+    meta.name = `${meta.name}-${nodeName}`;
+    status ??= {};
+  }
+
+  const pod = { ...manifest, metadata: meta, spec, status } as Pod;
+  return compact({
+    pod,
+    key: `${meta.namespace}/${meta.name}`,
+    createAtMs: x?.createAt ?? 0,
+    only: x?.only,
+    containers: attempts(spec, x?.containers ?? {}),
+    static: isStatic,
+    pos,
+  });
+}
+
+type RawAttempt = NonNullable<NonNullable<RawPod['x-kss']>['containers']>[string][number];
+
+/** Every container's attempts: as listed, else running until killed. An init container that
+ *  is not a sidecar completes at once by default, or the pod would never start. */
+function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<string, Attempt[]> {
+  const out: Record<string, Attempt[]> = {};
+  const all = [
+    ...(spec.initContainers ?? []).map((c) => ({ name: c.name, runsToEnd: c.restartPolicy !== 'Always' })),
+    ...spec.containers.map((c) => ({ name: c.name, runsToEnd: false })),
+    ...(spec.ephemeralContainers ?? []).map((c) => ({ name: c.name, runsToEnd: false })),
+  ];
+  for (const c of all) {
+    const given = listed[c.name];
+    out[c.name] = given
+      ? given.map((a) => compact({ runMs: a.run, exit: a.exit ?? 0, term: a.term ?? 0, reason: a.reason, message: a.message, ready: a.ready, started: a.started }))
+      : [{ runMs: c.runsToEnd ? 0 : 'forever', exit: 0, term: 0 }];
+  }
+  return out;
+}
+
+// ---- QoS (the apiserver's GetPodQOS over cpu and memory) ----
+
+const SUFFIX: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+
+/** A resource.Quantity as a number (NaN when unreadable, which compares unequal). */
+function quantity(q: string | number): number {
+  if (typeof q === 'number') return q;
+  const m = /^([+-]?[\d.]+(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]?)$/.exec(q.trim());
+  return m ? Number(m[1]) * SUFFIX[m[2]] : NaN;
+}
+
+type Resources = { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+
+function qosClass(spec: PodSpec): 'BestEffort' | 'Burstable' | 'Guaranteed' {
+  const containers = [...(spec.initContainers ?? []), ...spec.containers];
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const r = (c.resources ?? {}) as Resources;
+    for (const res of ['cpu', 'memory']) {
+      const limit = r.limits?.[res];
+      // The apiserver defaults a missing request to the limit.
+      const request = r.requests?.[res] ?? limit;
+      if ([request, limit].some((q) => q !== undefined && quantity(q) !== 0)) any = true;
+      if (limit === undefined || request === undefined || quantity(request) !== quantity(limit)) guaranteed = false;
+    }
+  }
+  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
+}

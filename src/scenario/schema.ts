@@ -1,0 +1,407 @@
+// The zod schemas of the scenario format (scenario-format.md). They check the document's shape and
+// turn durations into ms and steps / assertions into their typed unions. Cross-references (pod
+// names, containers, one action per step) are checked in semantics.ts; defaults in build.ts.
+import { z } from 'zod';
+import { normalizePodRef } from '../model/pod.js';
+import { parseDuration, parseRfc3339 } from '../model/time.js';
+import { INVARIANT_NAMES, type AssertionBody, type Latency, type LatencyRange, type StepAction } from './types.js';
+
+/** A value one of our own checks refused. The loader turns it into an Issue of that code. */
+export class Refusal {
+  constructor(
+    readonly code: string,
+    readonly expected: string,
+    readonly hint?: string,
+  ) {}
+}
+
+/** How a value looks in a message: scalars as JSON, collections by their kind. */
+export function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'a list';
+  if (v !== null && typeof v === 'object') return 'a map';
+  return JSON.stringify(v);
+}
+
+/** The message of a plain missing field; the loader writes the real one. */
+export const MISSING = 'missing';
+
+/** A scalar checked by our own function. `json` is what the JSON Schema says about it. */
+function value<T>(json: Record<string, unknown>, check: (v: unknown) => T | Refusal) {
+  return z
+    .unknown()
+    .transform((v, ctx): T => {
+      if (v === undefined) {
+        ctx.addIssue({ code: 'custom', message: MISSING, params: { code: 'MISSING_FIELD', expected: json.description } });
+        return z.NEVER;
+      }
+      const r = check(v);
+      if (r instanceof Refusal) {
+        const got = show(v);
+        const message = `expected ${r.expected}, got ${got}` + (r.hint ? `: ${r.hint}` : '');
+        ctx.addIssue({ code: 'custom', message, input: v, params: { code: r.code, expected: r.expected, got } });
+        return z.NEVER;
+      }
+      return r;
+    })
+    .meta(json);
+}
+
+// ---- durations, ranges, times ----
+
+const DURATION = 'a duration like "500ms", "10s" or "1m30s"';
+
+/** ms of a duration value, or a Refusal. YAML's number 0 is allowed (as Go's "0" is). */
+function durationMs(v: unknown, positive = false): number | Refusal {
+  const ms = v === 0 ? 0 : typeof v === 'string' ? parseDuration(v) : undefined;
+  if (ms === undefined) return new Refusal('BAD_DURATION', DURATION, typeof v === 'number' ? 'a bare number has no unit' : undefined);
+  if (ms < 0 || (positive && ms === 0)) return new Refusal('BAD_DURATION', positive ? `a positive ${DURATION}` : DURATION, 'it must not be negative');
+  return ms;
+}
+
+const durationJson = { type: 'string', description: 'Go duration: 250ms, 10s, 1m30s' };
+const duration = value(durationJson, (v) => durationMs(v));
+const positiveDuration = value(durationJson, (v) => durationMs(v, true));
+
+/** A duration or one keyword (`forever`, `ignore`, `never`). */
+function durationOr<K extends string>(keyword: K) {
+  const json = { type: 'string', description: `Go duration, or "${keyword}"` };
+  return value(json, (v): number | K | Refusal => {
+    if (v === keyword) return keyword;
+    const ms = durationMs(v);
+    return ms instanceof Refusal ? new Refusal('BAD_DURATION', `${DURATION} or "${keyword}"`, ms.hint) : ms;
+  });
+}
+
+/** `A..B`, inclusive; a single duration means exactly that long. */
+export function parseRange(v: unknown): LatencyRange | Refusal {
+  const expected = 'a range like "1ms..5ms"';
+  if (typeof v !== 'string' && v !== 0) return new Refusal('BAD_RANGE', expected);
+  const parts = String(v).split('..');
+  if (parts.length > 2 || String(v).includes('...')) return new Refusal('BAD_RANGE', expected);
+  const [a, b] = [parseDuration(parts[0]), parseDuration(parts[parts.length - 1])];
+  if (a === undefined || b === undefined || a < 0 || b < 0) return new Refusal('BAD_RANGE', expected);
+  if (a > b) return new Refusal('BAD_RANGE', expected, `the lower bound ${parts[0].trim()} is above the upper bound ${parts[1].trim()}`);
+  return { minMs: a, maxMs: b };
+}
+const range = value({ type: 'string', description: 'latency range A..B, inclusive (e.g. 1ms..5ms)' }, parseRange);
+
+export const DEFAULT_LATENCY: LatencyRange = { minMs: 1, maxMs: 5 };
+export const VERBS = ['get', 'patch', 'delete', 'create'] as const;
+
+/** A latency: one range for every verb, or a map verb → range (the verbs not named default). */
+const latency = z
+  .union([z.strictObject({ get: range.optional(), patch: range.optional(), delete: range.optional(), create: range.optional() }), range])
+  .transform((l): Latency => {
+    if ('minMs' in l) return { get: { ...l }, patch: { ...l }, delete: { ...l }, create: { ...l } };
+    const pick = (r: LatencyRange | undefined) => ({ ...(r ?? DEFAULT_LATENCY) });
+    return { get: pick(l.get), patch: pick(l.patch), delete: pick(l.delete), create: pick(l.create) };
+  });
+
+/** `@<duration>`: epoch + duration. Checked here, resolved in build.ts (it needs the epoch). */
+export function atTimeMs(s: string): number | undefined {
+  return s.startsWith('@') ? parseDuration(s.slice(1)) : undefined;
+}
+const BAD_TIME = 'a time like "@5s", "@-1m" or "@1.250s"';
+
+/** An RFC 3339 instant, or an `@<duration>` (metadata.deletionTimestamp). */
+const instant = value({ type: 'string', description: 'RFC 3339 time or @<duration>' }, (v) => {
+  if (typeof v === 'string' && v.startsWith('@')) return atTimeMs(v) === undefined ? new Refusal('BAD_TIME', BAD_TIME) : v;
+  return typeof v === 'string' && parseRfc3339(v) !== undefined ? v : new Refusal('BAD_TIME', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
+});
+
+// ---- status values ----
+
+export const OPERATORS = ['$exists', '$ne', '$len'] as const;
+
+type AddIssue = (path: (string | number)[], code: string, expected: string, got: unknown, atKey?: boolean) => void;
+
+/** Check `@` times and `$` operators inside a status value (operators only where allowed). */
+function checkStatusValue(v: unknown, path: (string | number)[], ops: boolean, add: AddIssue): void {
+  if (typeof v === 'string') {
+    if (v.startsWith('@') && atTimeMs(v) === undefined) add(path, 'BAD_TIME', BAD_TIME, v);
+  } else if (Array.isArray(v)) {
+    v.forEach((x, i) => checkStatusValue(x, [...path, i], ops, add));
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = [...path, k];
+      if (!k.startsWith('$')) checkStatusValue(x, p, ops, add);
+      else if (!ops) add(p, 'INVALID_VALUE', 'a status field (matcher operators belong in expect)', k, true);
+      else if (!(OPERATORS as readonly string[]).includes(k)) add(p, 'INVALID_VALUE', OPERATORS.map((o) => `"${o}"`).join(' | '), k, true);
+      else if (k === '$exists' && typeof x !== 'boolean') add(p, 'INVALID_TYPE', 'true or false', x);
+      else if (k === '$len' && !(Number.isInteger(x) && (x as number) >= 0)) add(p, 'INVALID_VALUE', 'a list length (an integer >= 0)', x);
+      else if (k === '$ne') checkStatusValue(x, p, ops, add);
+    }
+  }
+}
+
+/** A status map (a v1.PodStatus, or in expect a pattern over one). */
+function status(ops: boolean) {
+  return z
+    .record(z.string(), z.unknown())
+    .superRefine((v, ctx) =>
+      checkStatusValue(v, [], ops, (path, code, expected, got, atKey) =>
+        ctx.addIssue({ code: 'custom', path, input: got, message: `expected ${expected}, got ${show(got)}`, params: { code, expected, got: show(got), atKey } }),
+      ),
+    )
+    .meta({ description: ops ? 'status pattern: subset match; $exists, $ne, $len, @<duration>' : 'v1.PodStatus; @<duration> times' });
+}
+
+// ---- names ----
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+
+function named(re: RegExp, max: number, expected: string) {
+  return value({ type: 'string', pattern: re.source, maxLength: max, description: expected }, (v) => {
+    if (typeof v !== 'string') return new Refusal('INVALID_TYPE', 'a string');
+    return re.test(v) && v.length <= max ? v : new Refusal('INVALID_VALUE', expected);
+  });
+}
+const dnsLabel = named(DNS_LABEL, 63, 'a DNS label (lowercase letters, digits and "-", at most 63 characters)');
+const dnsSubdomain = named(DNS_SUBDOMAIN, 253, 'a DNS subdomain (lowercase letters, digits, "-" and ".")');
+
+/** `name` or `namespace/name`, normalized to "namespace/name". */
+const podRef = value({ type: 'string', description: 'pod: name (namespace default) or namespace/name' }, (v) => {
+  const expected = 'a pod reference "name" or "namespace/name"';
+  if (typeof v !== 'string') return new Refusal('INVALID_TYPE', expected);
+  const parts = v.split('/');
+  if (parts.length > 2 || parts.some((p) => !DNS_SUBDOMAIN.test(p))) return new Refusal('INVALID_VALUE', expected);
+  return normalizePodRef(v);
+});
+
+// ---- pods ----
+
+const quantities = z.record(z.string(), z.union([z.string(), z.number()]));
+const container = z.looseObject({
+  name: dnsLabel,
+  restartPolicy: z.enum(['Always']).optional(),
+  resources: z.looseObject({ requests: quantities.optional(), limits: quantities.optional() }).optional(),
+});
+
+const attempt = z.strictObject({
+  run: durationOr('forever'),
+  exit: z.int().min(0).max(255).optional(),
+  term: durationOr('ignore').optional(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  ready: z.boolean().optional(),
+  started: z.boolean().optional(),
+});
+
+const xKss = z
+  .strictObject({
+    createAt: durationOr('never').optional(),
+    only: z.enum(['kubelet', 'apiserver']).optional(),
+    containers: z.record(z.string(), z.array(attempt).min(1)).optional(),
+  })
+  .meta({ description: 'simulator-only behaviour; never sent to the apiserver' });
+
+/** A v1.Pod manifest. Fields the simulator does not model are accepted and kept. */
+const pod = z.looseObject({
+  metadata: z.looseObject({
+    name: dnsSubdomain,
+    namespace: dnsLabel.optional(),
+    uid: z.string().min(1).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    deletionTimestamp: instant.optional(),
+  }),
+  spec: z.looseObject({
+    containers: z.array(container).min(1),
+    initContainers: z.array(container).optional(),
+    ephemeralContainers: z.array(z.looseObject({ name: dnsLabel })).optional(),
+    restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
+    terminationGracePeriodSeconds: z.int().min(0).optional(),
+    nodeName: z.string().optional(),
+    readinessGates: z.array(z.looseObject({ conditionType: z.string() })).optional(),
+  }),
+  status: status(false).optional(),
+  'x-kss': xKss.optional(),
+});
+
+// ---- timeline ----
+
+const verb = z.enum(VERBS);
+const containerName = z.string().min(1);
+const act = <T extends z.ZodType>(s: T, f: (v: z.output<T>) => StepAction) => s.transform(f);
+/** An action without fields: `partition: {}` or `partition:`. */
+const bare = (action: 'partition' | 'repair') => act(z.strictObject({}).nullable(), () => ({ action }));
+const downFor = z.strictObject({ downFor: duration.optional() }).nullable();
+const podOnly = z.strictObject({ pod: podRef });
+
+/** Every timeline action, by its key in the step map. */
+export const ACTIONS = {
+  create: act(podOnly, (v) => ({ action: 'create', pod: v.pod })),
+  delete: act(z.strictObject({ pod: podRef, gracePeriodSeconds: z.int().min(0).optional() }), (v) => ({ action: 'delete', ...v })),
+  recreate: act(podOnly, (v) => ({ action: 'recreate', pod: v.pod })),
+  externalPatch: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'externalPatch', ...v })),
+  restartApiserver: act(downFor, (v) => ({ action: 'restartApiserver', downForMs: v?.downFor ?? 0 })),
+  partition: bare('partition'),
+  repair: bare('repair'),
+  fail: act(
+    z
+      .strictObject({
+        verbs: z.array(verb).min(1),
+        code: z.literal([404, 409, 429, 500, 'timeout']),
+        count: z.int().min(1).optional(),
+        for: positiveDuration.optional(),
+      })
+      .refine((v) => v.count === undefined || v.for === undefined, {
+        path: ['for'],
+        message: 'give `count` or `for`, not both',
+        params: { code: 'INVALID_VALUE', expected: 'either count or for' },
+      }),
+    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for }),
+  ),
+  latency: act(latency, (v) => ({ action: 'latency', latency: v })),
+  createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
+  deleteMirror: act(podOnly, (v) => ({ action: 'deleteMirror', pod: v.pod })),
+  exit: act(
+    z.strictObject({ pod: podRef, container: containerName, code: z.int().min(0).max(255), reason: z.string().optional(), message: z.string().optional() }),
+    (v) => ({ action: 'exit', ...v }),
+  ),
+  oom: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'oom', ...v })),
+  ready: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'ready', ...v })),
+  started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
+  restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
+  setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
+  setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
+    action: 'setContainerReadiness',
+    ...v,
+  })),
+  setContainerStartup: act(z.strictObject({ pod: podRef, container: containerName, started: z.boolean() }), (v) => ({
+    action: 'setContainerStartup',
+    ...v,
+  })),
+  terminatePod: act(podOnly, (v) => ({ action: 'terminatePod', pod: v.pod })),
+  removeOrphanedStatuses: act(z.strictObject({ keep: z.array(podRef) }), (v) => ({ action: 'removeOrphanedStatuses', keep: v.keep })),
+  syncBatch: act(z.strictObject({ all: z.boolean().optional() }).nullable(), (v) => ({ action: 'syncBatch', all: v?.all ?? true })),
+  markDeleted: act(podOnly, (v) => ({ action: 'markDeleted', pod: v.pod })),
+  setDeletionSafety: act(
+    z.strictObject({ pod: podRef.optional(), podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullable(),
+    (v) => ({ action: 'setDeletionSafety', ...v }),
+  ),
+  setApiStatusVersion: act(z.strictObject({ pod: podRef, version: z.int().min(0) }), (v) => ({ action: 'setApiStatusVersion', ...v })),
+} satisfies Record<StepAction['action'], z.ZodType>;
+
+/** Actions that act on the simulated node, so they need `runtime: simulated`. */
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started']);
+
+function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
+  const shape: Record<string, z.ZodType> = { ...fixed };
+  for (const [k, s] of Object.entries(choices)) shape[k] = s.optional();
+  return z.strictObject(shape);
+}
+
+const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
+
+// ---- expect ----
+
+const count = z.int().min(0);
+const body = <T extends z.ZodType>(s: T, f: (v: z.output<T>) => AssertionBody) => s.transform(f);
+const window = { from: duration.optional(), to: duration.optional() };
+const fromBeforeTo = (v: { from?: number; to?: number }) => v.from === undefined || v.to === undefined || v.from <= v.to;
+const fromToRule = { path: ['to'], message: '`to` is before `from`', params: { code: 'BAD_RANGE', expected: 'to >= from' } };
+
+/** Every assertion kind, by its key in the assertion map. */
+export const ASSERTIONS = {
+  apiserver: body(
+    z.strictObject({
+      pod: podRef,
+      at: duration.optional(),
+      exists: z.boolean().optional(),
+      uid: z.string().optional(),
+      status: status(true).optional(),
+      deletionTimestamp: z.enum(['set', 'unset']).optional(),
+    }),
+    ({ at, ...v }) => ({ kind: 'apiserver', ...v, atMs: at }),
+  ),
+  kubelet: body(
+    z.strictObject({
+      pod: podRef,
+      at: duration.optional(),
+      cached: z.boolean().optional(),
+      version: count.optional(),
+      apiStatusVersion: count.optional(),
+      status: status(true).optional(),
+    }),
+    ({ at, ...v }) => ({ kind: 'kubelet', ...v, atMs: at }),
+  ),
+  requests: body(
+    z
+      .strictObject({ pod: podRef, verbs: z.array(verb).optional(), count: z.strictObject({ get: count, patch: count, delete: count, create: count }).partial().optional(), ...window })
+      .refine((v) => v.verbs !== undefined || v.count !== undefined, { message: 'give `verbs` or `count`', params: { code: 'MISSING_FIELD', expected: 'verbs or count' } })
+      .refine((v) => v.verbs === undefined || v.count === undefined, {
+        path: ['count'],
+        message: 'give `verbs` or `count`, not both',
+        params: { code: 'INVALID_VALUE', expected: 'either verbs or count' },
+      })
+      .refine(fromBeforeTo, fromToRule),
+    ({ from, to, ...v }) => ({ kind: 'requests', ...v, fromMs: from, toMs: to }),
+  ),
+  log: body(z.strictObject({ contains: z.string().min(1), pod: podRef.optional(), count: count.optional() }), (v) => ({ kind: 'log', ...v })),
+  events: body(
+    z
+      .strictObject({ type: z.string().min(1), pod: podRef.optional(), where: z.record(z.string(), z.unknown()).optional(), count: count.optional(), min: count.optional(), ...window })
+      .refine((v) => v.count === undefined || v.min === undefined, {
+        path: ['min'],
+        message: 'give `count` or `min`, not both',
+        params: { code: 'INVALID_VALUE', expected: 'either count or min' },
+      })
+      .refine(fromBeforeTo, fromToRule),
+    ({ from, to, ...v }) => ({ kind: 'events', ...v, fromMs: from, toMs: to }),
+  ),
+  converged: body(z.strictObject({ within: duration }), (v) => ({ kind: 'converged', withinMs: v.within })),
+  violation: body(z.strictObject({ invariant: z.enum(INVARIANT_NAMES), pod: podRef.optional() }), (v) => ({ kind: 'violation', ...v })),
+} satisfies Record<AssertionBody['kind'], z.ZodType>;
+
+const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: exactly one kind', minProperties: 1, maxProperties: 1 });
+
+// ---- the document ----
+
+export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers'] as const;
+
+const kubelet = z.strictObject({
+  nodeName: dnsSubdomain.optional(),
+  statusManager: z.enum(['current', 'classic']).optional(),
+  syncPeriod: positiveDuration.optional(),
+  statusChannelCapacity: z.int().min(0).optional(),
+  runtime: z.enum(['simulated', 'none']).optional(),
+  plegRelistPeriod: positiveDuration.optional(),
+  apiQPS: z.number().positive().optional(),
+  apiBurst: z.int().min(1).optional(),
+  requestTimeout: positiveDuration.optional(),
+  deletionSafety: z.strictObject({ podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullish(),
+  featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
+});
+
+const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s' }, (v) =>
+  typeof v === 'string' && parseRfc3339(v) !== undefined ? v : new Refusal('INVALID_VALUE', 'an RFC 3339 time like "2026-01-01T00:00:00Z"'),
+);
+
+const spec = z.strictObject({
+  seed: z.int().optional(),
+  epoch: epoch.optional(),
+  until: positiveDuration.optional(),
+  kubelet: kubelet.nullish(),
+  apiserver: z.strictObject({ latency: latency.optional() }).nullish(),
+  pods: z.array(pod).nullish(),
+  staticPods: z.array(pod).nullish(),
+  timeline: z.array(step).nullish(),
+  expect: z.array(assertion).nullish(),
+  invariants: z.union([z.enum(['all', 'none']), z.array(z.enum(INVARIANT_NAMES))]).optional(),
+  'x-kss': z.record(z.string(), z.unknown()).optional(),
+});
+
+export const scenarioSchema = z
+  .strictObject({
+    apiVersion: z.literal('kss/v1alpha1'),
+    kind: z.literal('Scenario'),
+    metadata: z.strictObject({ name: dnsLabel, description: z.string().optional(), tags: z.array(z.string()).nullish() }),
+    spec: spec.nullish(),
+  })
+  .meta({ title: 'kss scenario (kss/v1alpha1)' });
+
+export type RawScenario = z.output<typeof scenarioSchema>;
+export type RawPod = z.output<typeof pod>;

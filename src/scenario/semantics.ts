@@ -1,0 +1,162 @@
+// Checks that span the document: pod and container references, duplicate pods, one action per
+// step and one kind per assertion. They read the raw parsed YAML defensively (anything of the
+// wrong shape is zod's to report), so they run even when the schema found other problems.
+import { normalizePodRef } from '../model/pod.js';
+import { suggest, type Draft, type PathSeg } from './issues.js';
+import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A pod as declared in `pods` or `staticPods`. */
+interface Decl {
+  key: string;
+  path: PathSeg[];
+  only?: 'kubelet' | 'apiserver';
+  isStatic: boolean;
+  containers: Set<string>;
+}
+
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+/** Where an entry lives: the kubelet, the apiserver, or both. */
+function places(d: Decl): string[] {
+  return d.only ? [d.only] : ['kubelet', 'apiserver'];
+}
+
+export function crossCheck(doc: unknown): Draft[] {
+  const out: Draft[] = [];
+  const spec = obj(obj(doc)?.spec);
+  if (!spec) return out;
+  const kubelet = obj(spec.kubelet);
+  const nodeName = str(kubelet?.nodeName) ?? 'node-a';
+  const runtime = kubelet?.runtime === 'none' ? 'none' : 'simulated';
+
+  // Declared pods, with their containers.
+  const decls: Decl[] = [];
+  for (const where of ['pods', 'staticPods'] as const) {
+    list(spec[where]).forEach((entry, i) => {
+      const path: PathSeg[] = ['spec', where, i];
+      const m = obj(entry);
+      const meta = obj(m?.metadata);
+      const name = str(meta?.name);
+      const isStatic = where === 'staticPods';
+      const x = obj(m?.['x-kss']);
+      const only = x?.only === 'kubelet' || x?.only === 'apiserver' ? x.only : undefined;
+      if (isStatic && x?.only !== undefined)
+        out.push({ code: 'INVALID_VALUE', message: 'a static pod lives on the kubelet by definition; `only` does not apply', path: [...path, 'x-kss', 'only'], atKey: true });
+
+      const containers = new Set<string>();
+      for (const key of CONTAINER_LISTS) {
+        list(obj(m?.spec)?.[key]).forEach((c, j) => {
+          const cname = str(obj(c)?.name);
+          if (cname === undefined) return;
+          if (containers.has(cname))
+            out.push({ code: 'INVALID_VALUE', message: `container name "${cname}" is used twice in this pod`, path: [...path, 'spec', key, j, 'name'], got: JSON.stringify(cname) });
+          containers.add(cname);
+        });
+      }
+      for (const cname of Object.keys(obj(x?.containers) ?? {}))
+        if (!containers.has(cname))
+          out.push({
+            code: 'UNKNOWN_CONTAINER',
+            message: `the pod has no container "${cname}"${suggest(cname, containers)}`,
+            path: [...path, 'x-kss', 'containers', cname],
+            atKey: true,
+            got: JSON.stringify(cname),
+          });
+
+      if (name === undefined) return;
+      const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${name}-${nodeName}` : name}`;
+      const d: Decl = { key, path, only, isStatic, containers };
+      const twin = decls.find((e) => e.key === key && places(e).some((p) => places(d).includes(p)));
+      if (twin)
+        out.push({
+          code: 'DUPLICATE_POD',
+          message:
+            `pod ${key} is already declared at ${twin.path[1]}[${twin.path[2]}]; two entries may share a name only ` +
+            'when one is `x-kss.only: kubelet` and the other `x-kss.only: apiserver`',
+          path: [...path, 'metadata', 'name'],
+          got: JSON.stringify(key),
+        });
+      decls.push(d);
+    });
+  }
+
+  /** Check a pod reference; returns the entries it names. */
+  const ref = (v: unknown, path: PathSeg[]): Decl[] => {
+    const s = str(v);
+    if (s === undefined || s.split('/').length > 2) return [];
+    const key = normalizePodRef(s);
+    const found = decls.filter((d) => d.key === key);
+    if (found.length === 0) {
+      const keys = new Set(decls.map((d) => d.key));
+      const staticName = `${key}-${nodeName}`;
+      const hint = keys.has(staticName)
+        ? `; static pods are named with their node: did you mean "${staticName.replace(/^default\//, '')}"?`
+        : suggest(key, keys).replace(/"default\//, '"');
+      out.push({ code: 'UNKNOWN_POD', message: `no pod ${key} in spec.pods or spec.staticPods${hint}`, path, got: JSON.stringify(s) });
+    }
+    return found;
+  };
+
+  /** Check a container name against the pods a reference named. */
+  const containerOf = (pods: Decl[], v: unknown, path: PathSeg[]) => {
+    const c = str(v);
+    if (c === undefined || pods.length === 0 || pods.some((d) => d.containers.has(c))) return;
+    const known = new Set(pods.flatMap((d) => [...d.containers]));
+    out.push({ code: 'UNKNOWN_CONTAINER', message: `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`, path, got: JSON.stringify(c) });
+  };
+
+  list(spec.timeline).forEach((entry, i) => {
+    const s = obj(entry);
+    if (!s) return;
+    const path: PathSeg[] = ['spec', 'timeline', i];
+    const keys = Object.keys(s).filter((k) => k !== 'at');
+    const actions = keys.filter((k) => k in ACTIONS);
+    exactlyOne(out, path, keys, actions, 'a step', 'action', 'setPodStatus');
+    for (const a of actions) {
+      const f = obj(s[a]);
+      const ap = [...path, a];
+      if (NODE_ACTIONS.has(a) && runtime === 'none')
+        out.push({ code: 'INVALID_VALUE', message: `\`${a}\` acts on the node's runtime, so it needs spec.kubelet.runtime: simulated`, path: ap, atKey: true });
+      if (!f) continue;
+      const pods = 'pod' in f ? ref(f.pod, [...ap, 'pod']) : [];
+      if ('container' in f) containerOf(pods, f.container, [...ap, 'container']);
+      list(f.keep).forEach((k, j) => ref(k, [...ap, 'keep', j]));
+      if ((a === 'createMirror' || a === 'deleteMirror') && pods.length > 0 && !pods.some((d) => d.isStatic))
+        out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no mirror`, path: [...ap, 'pod'] });
+      if ((a === 'create' || a === 'recreate') && pods.length > 0 && !pods.some((d) => !d.isStatic && d.only !== 'kubelet'))
+        out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} has no manifest for the apiserver (static or \`only: kubelet\`)`, path: [...ap, 'pod'] });
+    }
+  });
+
+  list(spec.expect).forEach((entry, i) => {
+    const e = obj(entry);
+    if (!e) return;
+    const path: PathSeg[] = ['spec', 'expect', i];
+    const keys = Object.keys(e);
+    const kinds = keys.filter((k) => k in ASSERTIONS);
+    exactlyOne(out, path, keys, kinds, 'an assertion', 'kind', 'apiserver');
+    for (const k of kinds) {
+      const f = obj(e[k]);
+      if (f && 'pod' in f) ref(f.pod, [...path, k, 'pod']);
+    }
+  });
+  return out;
+}
+
+/** A step needs exactly one action, an assertion exactly one kind. Unknown keys count as an
+ *  attempt (zod reports them), so they do not also make the map look empty. */
+function exactlyOne(out: Draft[], path: PathSeg[], keys: string[], known: string[], what: string, noun: string, example: string) {
+  if (keys.length === 0) out.push({ code: 'MISSING_FIELD', message: `${what} needs one ${noun}, e.g. "${example}"`, path, expected: `one ${noun}` });
+  for (const extra of known.slice(1))
+    out.push({
+      code: 'INVALID_VALUE',
+      message: `${what} has exactly one ${noun}; this one has "${known[0]}" and "${extra}": split it in two`,
+      path: [...path, extra],
+      atKey: true,
+    });
+}
