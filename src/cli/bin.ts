@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+import { main } from './main.js';
+
+const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+main(process.argv.slice(2), {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  color,
+  cwd: process.cwd(),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`kss: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 3;
+  },
+);

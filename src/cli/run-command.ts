@@ -1,0 +1,121 @@
+// `kss run <scenario>`: run one scenario and show its timeline and verdict.
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { parseDuration } from '../model/time.js';
+import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
+import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
+import { writeFileAtomic } from '../report/atomic.js';
+import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { Variant } from '../scenario/types.js';
+
+export interface RunArgs {
+  scenario: string;
+  seed?: number;
+  until?: string;
+  statusManager?: Variant;
+  trace?: string;
+  format: 'pretty' | 'json';
+  stats: boolean;
+  verbose: boolean;
+  maxEvents?: number;
+  quiet?: boolean;
+}
+
+export function replayCommand(file: string, seed: number, variant: Variant): string {
+  return `kss run ${file} --seed ${seed} --status-manager ${variant}`;
+}
+
+export function* traceLines(r: RunResult): Generator<string> {
+  yield JSON.stringify(traceHeader(r)) + '\n';
+  for (const rec of r.trace) yield JSON.stringify(rec) + '\n';
+  yield JSON.stringify(traceSummary(r)) + '\n';
+}
+
+export function verdictText(r: RunResult, color: boolean): string[] {
+  const c = makeChalk(color);
+  const out: string[] = [];
+  for (const a of r.assertions) {
+    const mark = a.ok ? c.green('✓') : c.red('✗');
+    out.push(`${mark} expect[${a.index}] ${a.kind} (line ${a.line}): ${a.message}`);
+  }
+  for (const e of r.stepErrors) out.push(`${c.red('✗')} timeline[${e.index}] (line ${e.line}): ${e.message}`);
+  for (const v of r.unexpectedViolations) {
+    out.push(`${c.red('✗')} invariant ${String(v.invariant)} violated${v.pod ? ' for ' + v.pod : ''} at ${formatT(v.t).trim()} (event ${v.seq}, seed ${r.seed}): ${String(v.message ?? '')}`);
+  }
+  if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
+  const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
+  out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
+  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant)}`);
+  return out;
+}
+
+export function runCommand(args: RunArgs, io: CliIO): number {
+  const path = resolve(io.cwd, args.scenario);
+  const loaded = loadScenarioFile(path);
+  if (!loaded.ok) {
+    const issues = loaded.issues.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
+    io.stderr(renderIssues(issues, readSource(path)) + '\n');
+    return EXIT_USAGE;
+  }
+  const scenario = { ...loaded.scenario, file: args.scenario };
+  let untilMs: number | undefined;
+  if (args.until !== undefined) {
+    untilMs = parseDuration(args.until);
+    if (untilMs === undefined || untilMs < 0) {
+      io.stderr(`error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${JSON.stringify(args.until)}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  const t0 = performance.now(); // wall-clock-ok: --stats only
+  const mem0 = process.memoryUsage().rss;
+  const r = runScenario(scenario, { seed: args.seed, untilMs, variant: args.statusManager, maxEvents: args.maxEvents });
+  const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
+  if (args.trace !== undefined) {
+    try {
+      writeFileAtomic(resolve(io.cwd, args.trace), traceLines(r));
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  if (args.format === 'json') {
+    io.stdout(
+      JSON.stringify({
+        ...traceSummary(r),
+        scenario: r.scenario.name,
+        seed: r.seed,
+        variant: r.variant,
+        assertions: r.assertions,
+        violations: r.unexpectedViolations,
+        stepErrors: r.stepErrors,
+      }) + '\n',
+    );
+  } else if (!args.quiet) {
+    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose })) io.stdout(line + '\n');
+    io.stdout('\n');
+    for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
+  }
+  if (args.stats) {
+    const stats = {
+      events: r.events,
+      traceEvents: r.traceEvents,
+      wallMs: Math.round(wallMs),
+      eventsPerSec: Math.round(r.events / Math.max(wallMs / 1000, 1e-9)),
+      virtualSecPerWallSec: Math.round(r.untilMs / Math.max(wallMs, 1e-9)),
+      peakRssMb: Math.round(Math.max(process.memoryUsage().rss, mem0) / 1048576),
+    };
+    io.stderr(`stats ${JSON.stringify(stats)}\n`);
+  }
+  return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
+}
+
+/** The scenario's text, for code frames; undefined when it cannot be read. */
+export function readSource(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

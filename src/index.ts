@@ -1,0 +1,24 @@
+// The kss library: `import { loadScenarioFile, runScenario } from 'kss'`.
+//
+//   const loaded = loadScenarioFile('scenarios/basics/job.yaml');
+//   if (!loaded.ok) throw new Error(renderIssues(loaded.issues));
+//   const result = runScenario(loaded.scenario, { seed: 7 });
+//   result.verdict; // 'pass' | 'fail'
+
+// Scenarios: load, validate, describe.
+export { loadScenario, loadScenarioFile, renderIssues, scenarioJsonSchema } from './scenario/index.js';
+export type { Scenario, Assertion, Step, Variant, RuntimeKind, KubeletConfig, ScenarioPod, InvariantName, SourcePos } from './scenario/types.js';
+export { INVARIANT_NAMES } from './scenario/types.js';
+
+// Running one scenario.
+export { runScenario, traceHeader, traceSummary, TOOL_VERSION } from './world/run.js';
+export type { RunResult, RunOptions } from './world/run.js';
+export type { TraceRecord } from './world/tracer.js';
+export type { AssertionResult } from './world/assertions.js';
+
+// Running a suite (what `kss test` does), goldens and reports.
+export { runSuite, planSuite, runCase, discoverScenarios, parseShard, takeShard, SuiteUsageError, suiteJUnit, suiteJson } from './testing/index.js';
+export type { SuiteOptions, SuiteResult, CaseResult, CaseSpec, GoldenOutcome, Shard } from './testing/index.js';
+export { goldenLines, goldenPathFor, diffLines } from './report/golden.js';
+export { junitXml, xmlEscape } from './report/junit.js';
+export type { JUnitCase, JUnitSuite } from './report/junit.js';

@@ -1,0 +1,133 @@
+// The checker base and the shared subscriptions every checker of a run draws on.
+//
+// A checker never scans the world per event. It learns what changed from two feeds, each
+// subscribed to once per run, however many checkers listen:
+//   - the apiserver's own watch, turned into (previous, next) pairs of the same object (by UID);
+//   - the trace, every record by type.
+// What a feed reveals is judged at once when it is a pure function of what the feed gave (two
+// successive versions of one object); what needs other state (the runtime, the status manager) is
+// marked dirty and judged in afterEvent, when the event that changed it has finished.
+//
+// Violations are queued and written to the trace in afterEvent (or at the end of an instant, or at
+// the end of the run), so they follow the records of the event that caused them and carry that
+// event's number. Each (invariant, pod) is reported once.
+import type { Pod, UID } from '../model/pod.js';
+import type { InvariantName } from '../scenario/types.js';
+import type { TraceRecord } from '../world/tracer.js';
+import type { ApiWatchEvent, InvariantWorld, WatchEventType } from './ports.js';
+
+export interface InvariantChecker {
+  readonly name: InvariantName;
+  /** After every engine event. */
+  afterEvent(): void;
+  /** When every event of the instant t has run, before the clock moves on. */
+  endOfInstant?(t: number): void;
+  /** Once, after the run. */
+  end(): void;
+}
+
+/** One write as the watch showed it: the object before (undefined for a creation, or for an object
+ *  that existed before the checkers started and was never seen) and after. */
+export interface ApiChange {
+  type: WatchEventType;
+  prev: Pod | undefined;
+  next: Pod;
+}
+
+type ApiListener = (c: ApiChange) => void;
+type TraceListener = (r: TraceRecord) => void;
+
+/** The feeds shared by the checkers of one run. Subscribes lazily: a run whose checkers need no
+ *  watch never installs one. */
+export class Feeds {
+  private apiListeners: ApiListener[] | null = null;
+  private readonly traceByType = new Map<string, TraceListener[]>();
+  private traceInstalled = false;
+  /** The last version seen of every live apiserver object, by UID. */
+  private readonly last = new Map<UID, Pod>();
+
+  constructor(readonly w: InvariantWorld) {}
+
+  /** Every apiserver write from now on, as a (prev, next) pair of the same object. */
+  onApiChange(l: ApiListener): void {
+    if (this.apiListeners === null) {
+      this.apiListeners = [];
+      for (const p of this.w.apiserver.list()) this.last.set(p.metadata?.uid ?? '', p);
+      this.w.apiserver.watch((ev) => this.dispatchApi(ev));
+    }
+    this.apiListeners.push(l);
+  }
+
+  private dispatchApi(ev: ApiWatchEvent): void {
+    const next = ev.object;
+    const uid = next.metadata?.uid ?? '';
+    const prev = this.last.get(uid);
+    if (ev.type === 'DELETED') this.last.delete(uid);
+    else this.last.set(uid, next);
+    const change: ApiChange = { type: ev.type, prev, next };
+    const ls = this.apiListeners!;
+    for (let i = 0; i < ls.length; i++) ls[i](change);
+  }
+
+  /** Every trace record of these types from now on (never the checkers' own violations). */
+  onTrace(types: readonly string[], l: TraceListener): void {
+    for (const t of types) {
+      let ls = this.traceByType.get(t);
+      if (ls === undefined) this.traceByType.set(t, (ls = []));
+      ls.push(l);
+    }
+    if (!this.traceInstalled) {
+      this.traceInstalled = true;
+      this.w.tracer.listeners.push((r) => {
+        const ls = this.traceByType.get(r.type);
+        if (ls !== undefined) for (let i = 0; i < ls.length; i++) ls[i](r);
+      });
+    }
+  }
+}
+
+/** Base of every checker: violation bookkeeping (once per pod) and the flush into the trace. */
+export abstract class Checker implements InvariantChecker {
+  private readonly reported = new Set<string>();
+  private pending: Array<{ pod: string; message: string }> = [];
+
+  constructor(
+    readonly name: InvariantName,
+    protected readonly w: InvariantWorld,
+  ) {}
+
+  /** Pods already reported (for tests and for checkers that stop watching a pod once reported). */
+  protected hasReported(pod: string): boolean {
+    return this.reported.has(pod);
+  }
+
+  /** Queue a violation for `pod` ("ns/name"); only the first per pod is kept. */
+  protected violation(pod: string, message: string): void {
+    if (this.reported.has(pod)) return;
+    this.reported.add(pod);
+    this.pending.push({ pod, message });
+  }
+
+  /** Judge what the event made dirty. */
+  protected check(): void {}
+
+  afterEvent(): void {
+    this.check();
+    this.flush();
+  }
+
+  end(): void {
+    this.check();
+    this.flush();
+  }
+
+  /** Write the queued violations to the trace. */
+  protected flush(): void {
+    if (this.pending.length === 0) return;
+    const out = this.pending;
+    this.pending = [];
+    for (const v of out) {
+      this.w.tracer.emit({ type: 'invariant.violation', actor: 'invariant', pod: v.pod, invariant: this.name, message: v.message, event: this.w.engine.events, seed: this.w.seed });
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// The invariants judged on the apiserver's own history, one write at a time: each compares two
+// successive versions of one object (same UID), or judges the version a write produced. They read
+// nothing but the watch, so they hold whoever wrote (the kubelet, a user, the node controller).
+//
+// Versions an object is created with (the scenario's pods, a `create`, a kubelet's mirror pod) are
+// the input of the run, not judged; every version a later write produces is.
+import { isPodPhaseTerminal, podKey, type Container, type ContainerStatus, type Pod, type PodCondition } from '../model/pod.js';
+import { parseRfc3339 } from '../model/time.js';
+import { isRestartableInitContainer } from '../kubelet/status/conditions.js';
+import type { StatusFeatureGates } from '../kubelet/status/types.js';
+import type { Variant } from '../scenario/types.js';
+import { Checker, type ApiChange, type Feeds } from './checker.js';
+
+/** A checker fed with every modification of an object it has seen before. */
+abstract class ObjectHistoryChecker extends Checker {
+  constructor(name: ConstructorParameters<typeof Checker>[0], feeds: Feeds) {
+    super(name, feeds.w);
+    feeds.onApiChange((c) => {
+      if (c.type !== 'MODIFIED' || c.prev === undefined) return;
+      const pod = podKey(c.next);
+      if (this.hasReported(pod)) return;
+      const why = this.judge(c.prev, c.next);
+      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`);
+    });
+  }
+  protected abstract judge(prev: Pod, next: Pod): string | undefined;
+}
+
+// ---- terminal-phase-sticky ---------------------------------------------------------------------
+
+/** An object in Succeeded or Failed that the write moved to any other phase (Failed → Succeeded too). */
+export function phaseLeftTerminal(prev: Pod, next: Pod): string | undefined {
+  const from = prev.status?.phase;
+  const to = next.status?.phase;
+  if (!isPodPhaseTerminal(from) || to === from) return undefined;
+  return `phase went ${from} → ${to ?? '(none)'}`;
+}
+
+export class TerminalPhaseSticky extends ObjectHistoryChecker {
+  constructor(feeds: Feeds) {
+    super('terminal-phase-sticky', feeds);
+  }
+  protected judge(prev: Pod, next: Pod) {
+    return phaseLeftTerminal(prev, next);
+  }
+}
+
+// ---- no-illegal-container-transition -----------------------------------------------------------
+
+/** A container terminated in `prev` and present but not terminated in `next`, when the pod's
+ *  restart policy does not restart it: Never; OnFailure after exit 0. RestartPolicy Always (the
+ *  apiserver's default) restarts everything, and a sidecar (an init container with restartPolicy
+ *  Always, where the kubelet generation and gates know sidecars) restarts whatever the pod's policy.
+ *  Regular and init container statuses are checked, each against its own list by name; a container
+ *  missing from `next` is not judged. Ephemeral containers are never restarted, and not judged. */
+export function illegalContainerTransition(prev: Pod, next: Pod, isSidecar: (c: Container) => boolean): string | undefined {
+  const policy = next.spec?.restartPolicy || 'Always';
+  if (policy === 'Always') return undefined;
+  const check = (olds: readonly ContainerStatus[] | undefined, news: readonly ContainerStatus[] | undefined, specs: readonly Container[] | undefined, kind: string) => {
+    for (const o of olds ?? []) {
+      const term = o.state?.terminated;
+      if (!term) continue;
+      const exit = term.exitCode ?? 0;
+      if (policy === 'OnFailure' && exit !== 0) continue;
+      const spec = specs?.find((c) => c.name === o.name);
+      if (spec !== undefined && isSidecar(spec)) continue;
+      const n = news?.find((c) => c.name === o.name);
+      if (n === undefined || n.state?.terminated) continue;
+      const to = n.state?.running ? 'running' : n.state?.waiting ? `waiting${n.state.waiting.reason ? ' (' + n.state.waiting.reason + ')' : ''}` : 'no state';
+      return `${kind} ${o.name} went terminated (exit ${exit}) → ${to} under restartPolicy ${policy}`;
+    }
+    return undefined;
+  };
+  return (
+    check(prev.status?.containerStatuses, next.status?.containerStatuses, next.spec?.containers, 'container') ??
+    check(prev.status?.initContainerStatuses, next.status?.initContainerStatuses, next.spec?.initContainers, 'init container')
+  );
+}
+
+export class NoIllegalContainerTransition extends ObjectHistoryChecker {
+  private readonly isSidecar: (c: Container) => boolean;
+  constructor(feeds: Feeds, variant: Variant, gates: StatusFeatureGates | undefined) {
+    super('no-illegal-container-transition', feeds);
+    this.isSidecar = (c) => isRestartableInitContainer(c, variant, gates);
+  }
+  protected judge(prev: Pod, next: Pod) {
+    return illegalContainerTransition(prev, next, this.isSidecar);
+  }
+}
+
+// ---- no-ready-when-terminal --------------------------------------------------------------------
+
+/** A version in Succeeded or Failed whose Ready condition is True. */
+export function readyWhenTerminal(pod: Pod): string | undefined {
+  const phase = pod.status?.phase;
+  if (!isPodPhaseTerminal(phase)) return undefined;
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  return ready?.status === 'True' ? `phase ${phase} with Ready=True` : undefined;
+}
+
+export class NoReadyWhenTerminal extends ObjectHistoryChecker {
+  constructor(feeds: Feeds) {
+    super('no-ready-when-terminal', feeds);
+  }
+  protected judge(_prev: Pod, next: Pod) {
+    return readyWhenTerminal(next);
+  }
+}
+
+// ---- transition-time-honest --------------------------------------------------------------------
+
+/** A condition's lastTransitionTime, at the whole second metav1.Time keeps (ms of the second's
+ *  start), or undefined when the version carries none (absent, empty or Go's zero time). */
+function transitionSecond(c: PodCondition): number | undefined {
+  const s = c.lastTransitionTime;
+  if (!s || s === '0001-01-01T00:00:00Z') return undefined;
+  const ms = parseRfc3339(s);
+  return ms === undefined ? undefined : Math.floor(ms / 1000) * 1000;
+}
+
+/** How late after the second of a lastTransitionTime a write may land and still report a transition
+ *  of that same second: the rest of that second, and one more for the write to travel. */
+export const SAME_SECOND_GRACE_MS = 2000;
+
+/**
+ * For every condition type in both versions (the first of each type): its lastTransitionTime must
+ * change exactly when its status changes. Times are compared at whole seconds (metav1.Time's
+ * resolution), and a version without a time for the condition is not judged (the time is being set
+ * or cleared, not changed). One allowance: two transitions within one second share a
+ * lastTransitionTime, so a status change that keeps it is accepted when the write lands before the
+ * end of the second after it (`writeAbsMs` < LTT + SAME_SECOND_GRACE_MS); later, the time claims a
+ * transition the object did not have.
+ */
+export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number): string | undefined {
+  const olds = prev.status?.conditions;
+  const news = next.status?.conditions;
+  if (!olds || !news) return undefined;
+  for (const n of news) {
+    if (news.find((c) => c.type === n.type) !== n) continue;
+    const o = olds.find((c) => c.type === n.type);
+    if (o === undefined) continue;
+    const ot = transitionSecond(o);
+    const nt = transitionSecond(n);
+    if (ot === undefined || nt === undefined) continue;
+    const statusChanged = o.status !== n.status;
+    const timeChanged = ot !== nt;
+    if (statusChanged && !timeChanged && writeAbsMs >= ot + SAME_SECOND_GRACE_MS) {
+      return `condition ${n.type} went ${o.status} → ${n.status} but lastTransitionTime stayed ${n.lastTransitionTime}`;
+    }
+    if (!statusChanged && timeChanged) {
+      return `condition ${n.type} stayed ${n.status} but lastTransitionTime moved ${o.lastTransitionTime} → ${n.lastTransitionTime}`;
+    }
+  }
+  return undefined;
+}
+
+export class TransitionTimeHonest extends ObjectHistoryChecker {
+  constructor(feeds: Feeds) {
+    super('transition-time-honest', feeds);
+  }
+  protected judge(prev: Pod, next: Pod) {
+    return dishonestTransitionTime(prev, next, this.w.epochMs + this.w.engine.nowMs);
+  }
+}

@@ -1,0 +1,265 @@
+// From the runtime's view of a pod to the API status the kubelet hands to the status manager
+// (pkg/kubelet/kubelet_pods.go generateAPIPodStatus, convertStatusToAPIStatus,
+// convertToAPIContainerStatuses; kubecontainer.ShouldContainerBeRestarted), both generations.
+import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../../model/pod.js';
+import { isPodPhaseTerminal } from '../../model/pod.js';
+import { podConditionByKubelet, getPodConditionIndex, replaceOrAppendPodCondition } from '../status/conditions.js';
+import {
+  generateContainersReadyCondition,
+  generatePodInitializedCondition,
+  generatePodReadyCondition,
+  generatePodReadyToStartContainersCondition,
+} from '../status/generate.js';
+import { DisruptionTarget, PodScheduled, gateEnabled, type StatusFeatureGates } from '../status/types.js';
+import { getPhaseClassic, getPhaseCurrent } from './phase.js';
+import type { ProbeManager } from './prober.js';
+import { getPodQOS } from './qos.js';
+import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
+
+/** Container state reasons of kubelet_pods.go. */
+export const PodInitializing = 'PodInitializing';
+export const ContainerCreating = 'ContainerCreating';
+export const ContainerReasonStatusUnknown = 'ContainerStatusUnknown';
+
+/** kubelet reasonCache entries: why the last start of a container failed. */
+export interface StartFailure {
+  reason: string;
+  message: string;
+}
+
+/** The inputs of generateAPIPodStatus beyond the pod and the runtime status. */
+export interface GenerateContext {
+  gen: Generation;
+  gates?: StatusFeatureGates;
+  /** RFC 3339 of a virtual instant (VClock.at). */
+  at: (virtualMs: number) => string;
+  /** The status manager's cached status of the pod, if any (else pod.status is the base). */
+  cachedStatus?: PodStatus;
+  /** reasonCache.Get(uid, name) */
+  reasonFor?: (containerName: string) => StartFailure | undefined;
+  /** The prober (UpdatePodStatus). Without one, nothing is started or ready. */
+  prober?: Pick<ProbeManager, 'updatePodStatus'>;
+  /** Log sink for "Pod attempted illegal phase transition". */
+  log?: (msg: string) => void;
+}
+
+/** kubecontainer.ShouldContainerBeRestarted */
+export function shouldContainerBeRestarted(container: Container, pod: Pod, podStatus: RuntimePodStatus): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  const status = findContainerStatusByName(podStatus, container.name);
+  if (status === undefined) return true;
+  if (status.state === 'running') return false;
+  if (status.state === 'unknown' || status.state === 'created') return true;
+  const policy = pod.spec?.restartPolicy ?? '';
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure' && status.exitCode === 0) return false;
+  return true;
+}
+
+function clone<T>(v: T): T {
+  return v === undefined ? v : structuredClone(v);
+}
+
+/** convertContainerStatus: one runtime instance as an API container status. */
+function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerStatus {
+  const status: ContainerStatus = {
+    name: cs.name,
+    state: {},
+    lastState: {},
+    ready: false,
+    restartCount: cs.restartCount,
+    image: cs.image,
+    imageID: '',
+    containerID: cs.id,
+  };
+  switch (cs.state) {
+    case 'running':
+      status.state = { running: { startedAt: at(cs.startedAtMs) } };
+      break;
+    case 'created':
+      status.state = { waiting: {} };
+      break;
+    case 'exited': {
+      const t: NonNullable<ContainerState['terminated']> = { exitCode: cs.exitCode ?? 0 };
+      if (cs.reason) t.reason = cs.reason;
+      if (cs.message) t.message = cs.message;
+      t.startedAt = at(cs.startedAtMs);
+      if (cs.finishedAtMs !== undefined) t.finishedAt = at(cs.finishedAtMs);
+      t.containerID = cs.id;
+      status.state = { terminated: t };
+      break;
+    }
+    default:
+      if (old?.state?.running) {
+        status.state = { terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was terminated' } };
+        status.restartCount = (old.restartCount ?? 0) + 1;
+      } else status.state = { waiting: {} };
+  }
+  return status;
+}
+
+/** convertToAPIContainerStatuses: the API statuses of `containers` (regular or init), from the
+ *  runtime instances (newest is the state, the one before it the lastState), the previous statuses
+ *  (a terminated one is kept as is), and the reason cache (a container to be restarted whose last
+ *  start failed is waiting with that reason). */
+export function convertToAPIContainerStatuses(
+  pod: Pod,
+  podStatus: RuntimePodStatus,
+  previousStatus: readonly ContainerStatus[] | undefined,
+  containers: readonly Container[],
+  hasInitContainers: boolean,
+  isInitContainer: boolean,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor'>,
+): ContainerStatus[] {
+  const oldStatuses = new Map<string, ContainerStatus>();
+  for (const s of previousStatus ?? []) oldStatuses.set(s.name, s);
+
+  const defaultWaiting: ContainerState = { waiting: { reason: hasInitContainers ? PodInitializing : ContainerCreating } };
+  const statuses = new Map<string, ContainerStatus>();
+  for (const c of containers) {
+    let status: ContainerStatus = { name: c.name, state: clone(defaultWaiting), lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
+    const old = oldStatuses.get(c.name);
+    if (old !== undefined) {
+      if (old.state?.terminated) status = clone(old);
+      else {
+        status.restartCount = old.restartCount ?? 0;
+        status.lastState = clone(old.lastState) ?? {};
+      }
+    }
+    statuses.set(c.name, status);
+  }
+
+  // A container that used to run and has vanished from the runtime terminated, exit code unknown.
+  for (const c of containers) {
+    if (podStatus.containers.some((cs) => cs.name === c.name)) continue;
+    const old = oldStatuses.get(c.name);
+    if (old === undefined || old.state?.terminated || !old.state?.running) continue;
+    const status = statuses.get(c.name)!;
+    const isDefaultWaiting = status.state?.waiting !== undefined && status.state.waiting.reason === (hasInitContainers ? PodInitializing : ContainerCreating);
+    if (!isDefaultWaiting || status.lastState?.terminated) continue;
+    status.lastState = {
+      terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was deleted.  The container used to be Running' },
+    };
+    if (!pod.metadata?.deletionTimestamp) status.restartCount = (status.restartCount ?? 0) + 1;
+  }
+
+  // The runtime's instances, newest first: the first is the state, the second the last state.
+  const seen = new Map<string, number>();
+  for (const cs of podStatus.containers) {
+    if (!statuses.has(cs.name)) continue;
+    const n = seen.get(cs.name) ?? 0;
+    if (n >= 2) continue;
+    const converted = convertContainerStatus(cs, oldStatuses.get(cs.name), ctx.at);
+    if (n === 0) statuses.set(cs.name, converted);
+    else statuses.get(cs.name)!.lastState = converted.state;
+    seen.set(cs.name, n + 1);
+  }
+
+  // Containers to be restarted whose last start failed (back-off) are waiting with that reason.
+  for (const c of containers) {
+    if (isInitContainer) {
+      const s = findContainerStatusByName(podStatus, c.name);
+      if (s !== undefined && s.state === 'exited' && s.exitCode === 0) continue;
+    }
+    if (!shouldContainerBeRestarted(c, pod, podStatus)) continue;
+    const failure = ctx.reasonFor?.(c.name);
+    if (failure === undefined) continue;
+    const status = statuses.get(c.name)!;
+    if (status.state?.terminated) status.lastState = status.state;
+    const waiting: NonNullable<ContainerState['waiting']> = { reason: failure.reason };
+    if (failure.message) waiting.message = failure.message;
+    status.state = { waiting };
+  }
+
+  if (isInitContainer) {
+    // SortStatusesOfInitContainers: spec order
+    const out: ContainerStatus[] = [];
+    for (const c of containers) {
+      const s = statuses.get(c.name);
+      if (s !== undefined) out.push(s);
+    }
+    return out;
+  }
+  return [...statuses.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** generateAPIPodStatus: the API status of a pod from its runtime status.
+ *  classic (v1.19/v1.20): phase from getPhase; an API terminal phase is never left; probes; the
+ *    non-kubelet conditions of pod.status, then Initialized, Ready, ContainersReady, PodScheduled.
+ *  current (v1.27+): getPhase with podIsTerminal; three-way terminal merge with the cached and the
+ *    API phase; reason/message carried while the phase is unchanged; DisruptionTarget carried from
+ *    the cache; conditions computed over init + regular statuses, PodReadyToStartContainers first
+ *    when its gate is on. */
+export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podIsTerminal: boolean, ctx: GenerateContext): PodStatus {
+  const gen = ctx.gen;
+  const apiStatus: PodStatus = pod.status ?? {};
+  const oldPodStatus: PodStatus = ctx.cachedStatus ?? apiStatus;
+  const spec = pod.spec;
+  const inits = spec?.initContainers ?? [];
+  const hasInit = inits.length > 0;
+
+  const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
+  const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
+  const all = [...containerStatuses, ...initContainerStatuses];
+
+  let phase: string;
+  let reason: string | undefined;
+  let message: string | undefined;
+  if (gen === 'classic') {
+    phase = getPhaseClassic(spec, all);
+  } else {
+    phase = getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
+    if (!isPodPhaseTerminal(phase)) {
+      if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
+      else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
+    }
+    if (phase === oldPodStatus.phase) {
+      reason = oldPodStatus.reason || apiStatus.reason || undefined;
+      message = oldPodStatus.message || apiStatus.message || undefined;
+    }
+  }
+  if (isPodPhaseTerminal(apiStatus.phase) && phase !== apiStatus.phase) {
+    ctx.log?.(`Pod attempted illegal phase transition from ${apiStatus.phase} to ${phase}`);
+    phase = apiStatus.phase!;
+  }
+
+  const s: PodStatus = { phase, conditions: [] };
+  if (reason) s.reason = reason;
+  if (message) s.message = message;
+  if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
+  if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
+  s.qosClass = getPodQOS(pod);
+
+  ctx.prober?.updatePodStatus(pod, s);
+
+  let conditions: PodCondition[] = [];
+  for (const c of apiStatus.conditions ?? []) if (!podConditionByKubelet(c.type, gen, ctx.gates)) conditions.push(clone(c));
+  const initStatuses = s.initContainerStatuses ?? [];
+  const regular = s.containerStatuses ?? [];
+  if (gen === 'classic') {
+    conditions.push(generatePodInitializedCondition(spec, initStatuses, phase, gen, ctx.gates));
+    conditions.push(generatePodReadyCondition(spec, conditions, regular, phase, gen, ctx.gates));
+    conditions.push(generateContainersReadyCondition(spec, regular, phase, gen, ctx.gates));
+  } else {
+    if (gateEnabled(gen, ctx.gates, 'PodDisruptionConditions')) {
+      const i = getPodConditionIndex(oldPodStatus.conditions, DisruptionTarget);
+      if (i >= 0) conditions = replaceOrAppendPodCondition(conditions, clone(oldPodStatus.conditions![i]));
+    }
+    if (gateEnabled(gen, ctx.gates, 'PodReadyToStartContainersCondition')) {
+      conditions.push(generatePodReadyToStartContainersCondition(podStatus.sandbox?.ready === true));
+    }
+    const allStatuses = [...initStatuses, ...regular];
+    conditions.push(generatePodInitializedCondition(spec, allStatuses, phase, gen, ctx.gates));
+    conditions.push(generatePodReadyCondition(spec, conditions, allStatuses, phase, gen, ctx.gates));
+    conditions.push(generateContainersReadyCondition(spec, allStatuses, phase, gen, ctx.gates));
+  }
+  conditions.push({ type: PodScheduled, status: 'True' });
+  s.conditions = conditions;
+  return s;
+}
+
+/** notRunning: every status is waiting or terminated (kubelet_pods.go). */
+export function notRunning(statuses: readonly ContainerStatus[] | undefined): boolean {
+  for (const s of statuses ?? []) if (!s.state?.terminated && !s.state?.waiting) return false;
+  return true;
+}

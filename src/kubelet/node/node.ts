@@ -1,0 +1,762 @@
+// The simulated node (`runtime: simulated`): the kubelet around the status manager — config
+// handlers, the sync loop (PLEG events, the work queue, housekeeping), pod workers and their sync
+// functions, the runtime manager's SyncPod with CrashLoopBackOff, the prober glue, static and mirror
+// pods — for both generations (pkg/kubelet/kubelet.go, kubelet_pods.go, pod_workers.go,
+// kuberuntime/kuberuntime_manager.go).
+//
+// Restart-instant model. A container dies at F. The PLEG relists every plegRelistPeriod (from the
+// kubelet's start; a relist runs after the other events of its instant) and notices the death at
+// the first relist R ≥ F; that relist syncs the pod at once. The
+// first death restarts the container in that sync (no back-off entry yet). Later deaths find the
+// container in back-off: the start is skipped (CrashLoopBackOff, remembered in the reason cache so
+// the next generated status shows it waiting), the sync returns the back-off error (upstream's
+// attempt to swallow it never works: kubernetes#123602) and the pod worker requeues the pod after
+// backOffPeriod = 10 s. The sync loop's 1 s ticker hands due pods to their workers (a pod due at
+// the tick's instant counts as due). The restart happens at the first requeued sync with
+// now − F ≥ back-off: since every back-off (10, 20, 40, 80, 160, 300 s) is a multiple of 10 s, at
+// R + back-off. With whole-second runs (R = F) a container that runs 5 s and exits 1 under Always
+// starts at 0, 5, 20, 45, 90, 175, 340, 645, 950 s: restarts 0, 10, 20, 40, 80, 160, 300, 300 s
+// after each death. Worker jitter is off by default (tuning.workerJitter).
+import { produce } from 'immer';
+import { Deferred, type Engine, type Proc, type Process, type Rng, type Timer } from '../../engine/index.js';
+import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
+import { isMirrorPod, isPodPhaseTerminal, podFullName, podKey, type Container, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import type { VClock } from '../../model/time.js';
+import type { LogLevel, TraceEvent, Tracer } from '../../model/trace.js';
+import type { Attempt, KubeletConfig } from '../../scenario/types.js';
+import type { PodManagerApi, StatusManagerApi } from '../api.js';
+import { getPodConditionIndex, isRestartableInitContainer } from '../status/conditions.js';
+import { generatePodReadyCondition } from '../status/generate.js';
+import { PodReady, type StatusFeatureGates } from '../status/types.js';
+import { generateAPIPodStatus, notRunning, type StartFailure } from './api-status.js';
+import { Backoff, CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey, stableStringify } from './backoff.js';
+import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
+import { MirrorClient, isMirrorPodOf, staticPodFromManifest } from './mirror.js';
+import { computePodActions } from './pod-actions.js';
+import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
+import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
+import { ProbeManager, hasProbe, type ProbeKind } from './prober.js';
+import { DEFAULT_ATTEMPT, type Runtime, type RuntimeContainer } from './runtime.js';
+import type { Generation, RuntimePodStatus } from './types.js';
+
+/** Periods of the kubelet's loops. Defaults are upstream's. */
+export interface NodeTuning {
+  /** The per-pod resync (SyncFrequency): 1 min. */
+  resyncIntervalMs: number;
+  /** housekeepingPeriod: 2 s. */
+  housekeepingPeriodMs: number;
+  /** The sync loop's ticker that hands due pods from the work queue to their workers: 1 s. */
+  syncTickMs: number;
+  /** The pod worker's requeue after a failed sync (backOffPeriod): 10 s. */
+  backOffPeriodMs: number;
+  /** Apply upstream's wait.Jitter (up to +50 %) to worker requeues, drawn from the node's RNG.
+   *  Off by default so that restart instants are exact. */
+  workerJitter: boolean;
+}
+
+export const DEFAULT_NODE_TUNING: NodeTuning = {
+  resyncIntervalMs: 60_000,
+  housekeepingPeriodMs: 2_000,
+  syncTickMs: 1_000,
+  backOffPeriodMs: 10_000,
+  workerJitter: false,
+};
+
+export interface NodeOptions {
+  engine: Engine;
+  clock: VClock;
+  /** A fork for the node's seeded choices (Go map orders, optional jitter). */
+  rng: Rng;
+  tracer: Tracer;
+  statusManager: StatusManagerApi;
+  /** The pod manager of this kubelet incarnation. The caller (the config source / watch) adds,
+   *  updates and removes pods in it before calling podAdded / podUpdated / podRemoved; the node adds
+   *  static pods itself (addStaticPod). */
+  podManager: PodManagerApi;
+  client: KubeClient;
+  config: KubeletConfig;
+  /** The container runtime; it outlives the kubelet (kept by the world across restarts). */
+  runtime: Runtime;
+  /** The scenario's container behaviour for a pod: attempts per container name (the last repeats). */
+  behaviour: (pod: Pod) => Record<string, Attempt[]>;
+  /** The process group of this kubelet incarnation (engine processes are named in it). */
+  group: string;
+  tuning?: Partial<NodeTuning>;
+}
+
+/** basicWorkQueue: when each pod is next due for a sync. */
+export class BasicWorkQueue {
+  private readonly queue = new Map<UID, number>();
+  constructor(private readonly clock: { readonly nowMs: number }) {}
+  enqueue(uid: UID, delayMs: number): void {
+    this.queue.set(uid, this.clock.nowMs + delayMs);
+  }
+  /** GetWork: the pods due by now (removed from the queue), sorted. */
+  getWork(): UID[] {
+    const now = this.clock.nowMs;
+    const out: UID[] = [];
+    for (const [uid, at] of this.queue) if (at <= now) out.push(uid);
+    for (const uid of out) this.queue.delete(uid);
+    return out.sort();
+  }
+  dueAt(uid: UID): number | undefined {
+    return this.queue.get(uid);
+  }
+}
+
+/** podsDifferSemantically: spec, labels, annotations, deletion timestamp and grace. */
+function podsDifferSemantically(a: Pod, b: Pod): boolean {
+  const key = (p: Pod) =>
+    stableStringify({
+      spec: p.spec,
+      labels: p.metadata?.labels,
+      annotations: p.metadata?.annotations,
+      deletionTimestamp: p.metadata?.deletionTimestamp,
+      deletionGracePeriodSeconds: p.metadata?.deletionGracePeriodSeconds,
+    });
+  return key(a) !== key(b);
+}
+
+type StartResult = { name: string; error?: string; message?: string };
+
+export class Node implements PodSyncer {
+  readonly gen: Generation;
+  readonly gates: StatusFeatureGates;
+  readonly tuning: NodeTuning;
+  readonly runtime: Runtime;
+  readonly cache: PodCache;
+  readonly pleg: GenericPLEG;
+  readonly prober: ProbeManager;
+  /** The container restart back-off (kubelet.backOff / crashLoopBackOff). */
+  readonly backoff: Backoff;
+  readonly workQueue: BasicWorkQueue;
+  /** Exactly one of these is set, by generation. */
+  readonly workersCurrent: PodWorkersCurrent | null;
+  readonly workersClassic: PodWorkersClassic | null;
+  /** The deletion-safety provider the status manager of this incarnation asks. */
+  readonly deletionSafety: PodDeletionSafetyProvider;
+
+  private readonly engine: Engine;
+  private readonly clock: VClock;
+  private readonly rng: Rng;
+  private readonly tracer: Tracer;
+  private readonly sm: StatusManagerApi;
+  private readonly pm: PodManagerApi;
+  private readonly mirrors: MirrorClient;
+  private readonly behaviour: (pod: Pod) => Record<string, Attempt[]>;
+  private readonly group: string;
+  private readonly config: KubeletConfig;
+  /** reasonCache: why the last start of each container failed. */
+  private readonly reasonCache = new Map<UID, Map<string, StartFailure>>();
+  /** The config source's last view of each pod (to tell updates from status-only reconciles). */
+  private readonly lastConfig = new Map<UID, Pod>();
+  /** Runtime pods being killed because nothing in config wants them. */
+  private readonly orphanKills = new Set<UID>();
+  /** In-flight kills by pod (for a shortened grace period). */
+  private readonly killing = new Map<UID, Pod>();
+  /** clock.at, memoized: container timestamps are rendered on every sync. */
+  private readonly rfc3339Memo = new Map<number, string>();
+  private readonly rfc3339 = (ms: number): string => {
+    let v = this.rfc3339Memo.get(ms);
+    if (v === undefined) {
+      if (this.rfc3339Memo.size > 4096) this.rfc3339Memo.clear();
+      v = this.clock.at(ms);
+      this.rfc3339Memo.set(ms, v);
+    }
+    return v;
+  };
+  private procs: Process[] = [];
+  private timers: Timer[] = [];
+  private running = false;
+  private stopped = false;
+
+  /**
+   * @param opts.engine     the engine every process runs on
+   * @param opts.clock      the virtual clock (RFC 3339 timestamps of container states)
+   * @param opts.rng        a fork for node-level seeded choices (map orders; jitter when enabled)
+   * @param opts.tracer     trace sink: worker.*, pleg.event, probe.result, mirror.*, runtime.backoff
+   * @param opts.statusManager  the status manager this kubelet feeds (SetPodStatus & co.)
+   * @param opts.podManager the pod manager (desired pods and mirror pods); see NodeOptions
+   * @param opts.client     the kubelet's API client (mirror pods)
+   * @param opts.config     the kubelet configuration (generation, gates, PLEG period)
+   * @param opts.runtime    the container runtime, kept by the caller across kubelet restarts
+   * @param opts.behaviour  container attempts per pod
+   * @param opts.group      process group of this incarnation
+   * @param opts.tuning     loop periods (defaults: upstream)
+   */
+  constructor(opts: NodeOptions) {
+    this.engine = opts.engine;
+    this.clock = opts.clock;
+    this.rng = opts.rng;
+    this.tracer = opts.tracer;
+    this.sm = opts.statusManager;
+    this.pm = opts.podManager;
+    this.runtime = opts.runtime;
+    this.behaviour = opts.behaviour;
+    this.group = opts.group;
+    this.config = opts.config;
+    this.gen = opts.config.statusManager;
+    this.gates = { ...opts.config.featureGates };
+    this.tuning = { ...DEFAULT_NODE_TUNING, ...(opts.tuning ?? {}) };
+    this.mirrors = new MirrorClient(opts.client, opts.tracer);
+    this.cache = new PodCache(this.engine);
+    this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, (evs) => this.onPlegEvents(evs));
+    this.prober = new ProbeManager(this.gen, this.gates);
+    this.backoff = new Backoff(this.engine);
+    this.workQueue = new BasicWorkQueue(this.engine);
+    const jitterRng = this.rng.fork('jitter');
+    const workerOpts = {
+      engine: this.engine,
+      cache: this.cache,
+      syncer: this as PodSyncer,
+      workQueue: this.workQueue,
+      tracer: this.tracer,
+      spawn: (name: string, body: Proc<unknown>) => this.spawn(name, body),
+      resyncIntervalMs: this.tuning.resyncIntervalMs,
+      backOffPeriodMs: this.tuning.backOffPeriodMs,
+      jitter: (ms: number, f: number) => (this.tuning.workerJitter ? ms + Math.floor(jitterRng.float() * f * ms) : ms),
+    };
+    this.workersCurrent = this.gen === 'current' ? new PodWorkersCurrent(workerOpts) : null;
+    this.workersClassic = this.gen === 'classic' ? new PodWorkersClassic(workerOpts) : null;
+    this.deletionSafety = {
+      // classic PodResourcesAreReclaimed: nothing of the pod runs, in the status or in the runtime
+      podResourcesAreReclaimed: (pod: Pod, status: PodStatus) => notRunning(status.containerStatuses) && !this.runtime.hasRunningContainers(pod.metadata?.uid ?? ''),
+      // current PodCouldHaveRunningContainers: the pod worker has not reached terminated
+      podCouldHaveRunningContainers: (pod: Pod) => this.couldHaveRunningContainers(pod.metadata?.uid ?? ''),
+    };
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  /** Start the kubelet's loops: the PLEG relist (at once, then every plegRelistPeriod), the sync
+   *  ticker that hands due pods from the work queue to their workers, and housekeeping. */
+  start(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    const period = Math.max(1, this.config.plegRelistPeriodMs || 1000);
+    this.spawn('pleg', this.plegLoop(period));
+    this.spawn('sync-ticker', this.syncTickerLoop());
+    this.spawn('housekeeping', this.housekeepingLoop());
+  }
+
+  /** The kubelet process dies: every process of this incarnation is killed and its timers are
+   *  cancelled. Containers keep running; StopContainer calls in flight end without their SIGKILL. */
+  stop(): void {
+    this.stopped = true;
+    this.running = false;
+    this.runtime.abandonStops(this.group);
+    for (const p of this.procs) this.engine.kill(p);
+    this.procs = [];
+    for (const t of this.timers) t.cancel();
+    this.timers = [];
+  }
+
+  private spawn(name: string, body: Proc<unknown>): Process {
+    const p = this.engine.spawn(`${this.group}/${name}`, body, this.group);
+    if (this.stopped) this.engine.kill(p);
+    this.procs.push(p);
+    if (this.procs.length > 512) this.procs = this.procs.filter((x) => x.alive);
+    return p;
+  }
+
+  /** The relist runs behind everything already scheduled for its instant, so that a container that
+   *  exits at a relist instant is seen by that relist (real time has no such ties). */
+  private *plegLoop(periodMs: number): Proc<void> {
+    for (;;) {
+      yield 0;
+      this.pleg.relist();
+      yield periodMs;
+    }
+  }
+
+  private *syncTickerLoop(): Proc<void> {
+    for (;;) {
+      yield this.tuning.syncTickMs;
+      const due = new Set(this.workQueue.getWork());
+      if (due.size === 0) continue;
+      // getPodsToSync walks the pod manager's pods (a Go map: seeded order)
+      const pods = this.rng.shuffle(this.pm.getPods().filter((p) => due.has(p.metadata?.uid ?? '')));
+      this.handlePodSyncs(pods);
+    }
+  }
+
+  private *housekeepingLoop(): Proc<void> {
+    for (;;) {
+      yield this.tuning.housekeepingPeriodMs;
+      yield* this.handlePodCleanups();
+    }
+  }
+
+  // ---- the config source's updates (HandlePodAdditions / Updates / Removes / Reconcile) ---------
+
+  /** HandlePodAdditions for one pod already in the pod manager. */
+  podAdded(pod: Pod): void {
+    if (this.stopped) return;
+    this.lastConfig.set(pod.metadata?.uid ?? '', pod);
+    if (isMirrorPod(pod)) return this.handleMirrorPod(pod);
+    this.dispatch(pod, 'create');
+  }
+
+  /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
+  podUpdated(pod: Pod): void {
+    if (this.stopped) return;
+    const uid = pod.metadata?.uid ?? '';
+    const prev = this.lastConfig.get(uid);
+    this.lastConfig.set(uid, pod);
+    if (prev !== undefined && !podsDifferSemantically(prev, pod)) {
+      // HandlePodReconcile: a status-only change syncs the pod only to reconcile readiness gates
+      if (!isMirrorPod(pod) && this.needToReconcilePodReadiness(pod)) this.dispatch(pod, 'sync');
+      return;
+    }
+    if (isMirrorPod(pod)) return this.handleMirrorPod(pod);
+    this.dispatch(pod, 'update');
+  }
+
+  /** HandlePodRemoves for one pod already removed from the pod manager. */
+  podRemoved(pod: Pod): void {
+    if (this.stopped) return;
+    const uid = pod.metadata?.uid ?? '';
+    this.lastConfig.delete(uid);
+    if (isMirrorPod(pod)) return this.handleMirrorPod(pod);
+    if (this.workersCurrent) {
+      // deletePod: the worker terminates the pod (if it has not already)
+      this.workersCurrent.updatePod({ updateType: 'kill', pod });
+      return;
+    }
+    // classic deletePod: forget the worker, and the pod killer stops whatever still runs
+    this.workersClassic!.forgetWorker(uid);
+    if (this.runtime.hasRunningContainers(uid)) this.spawnKill(pod, undefined, 'pod-killer');
+    this.prober.removePod(uid);
+  }
+
+  /** The file source: a static pod (the manifest is completed as the file source does — UID, hash,
+   *  config.source, nodeName) goes into the pod manager and is synced; its sync creates the mirror. */
+  addStaticPod(manifest: Pod): Pod {
+    const pod = staticPodFromManifest(manifest, this.config.nodeName);
+    if (this.stopped) return pod;
+    this.pm.addPod(pod);
+    this.podAdded(pod);
+    return pod;
+  }
+
+  /** NeedToReconcilePodReadiness */
+  private needToReconcilePodReadiness(pod: Pod): boolean {
+    if ((pod.spec?.readinessGates ?? []).length === 0) return false;
+    const st = pod.status ?? {};
+    const all = this.gen === 'current' ? [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])] : st.containerStatuses ?? [];
+    const want = generatePodReadyCondition(pod.spec, st.conditions, all, st.phase, this.gen, this.gates);
+    const i = getPodConditionIndex(st.conditions, PodReady);
+    if (i < 0) return false;
+    const cur = st.conditions![i];
+    return cur.status !== want.status || (cur.message ?? '') !== (want.message ?? '');
+  }
+
+  /** handleMirrorPod: a mirror pod's change syncs its static pod. */
+  private handleMirrorPod(mirror: Pod): void {
+    const pod = this.pm.getPodByMirrorPod(mirror);
+    if (pod === undefined) return;
+    this.dispatch(pod, 'update', mirror);
+  }
+
+  /** HandlePodSyncs */
+  private handlePodSyncs(pods: readonly Pod[]): void {
+    for (const pod of pods) {
+      if (isMirrorPod(pod)) continue;
+      this.dispatch(pod, 'sync');
+    }
+  }
+
+  /** current: podWorkers.UpdatePod; classic: dispatchWork. */
+  private dispatch(pod: Pod, updateType: SyncPodType, mirrorPod?: Pod): void {
+    const mirror = mirrorPod ?? this.pm.getMirrorPodByPod(pod);
+    if (this.workersCurrent) {
+      this.workersCurrent.updatePod({ updateType, pod, mirrorPod: mirror });
+      return;
+    }
+    this.dispatchWork(pod, updateType, mirror);
+  }
+
+  /** dispatchWork (classic): a deleted pod whose containers are all terminal is handed to
+   *  TerminatePod instead of a worker; a terminal pod with terminal containers needs no work. */
+  private dispatchWork(pod: Pod, updateType: SyncPodType, mirrorPod: Pod | undefined): void {
+    const uid = pod.metadata?.uid ?? '';
+    const status = this.sm.getPodStatus(uid) ?? pod.status ?? {};
+    const containersTerminal = notRunning(status.containerStatuses);
+    const podWorkerTerminal = isPodPhaseTerminal(status.phase);
+    if (pod.metadata?.deletionTimestamp && containersTerminal) {
+      this.trace({ type: 'worker.terminated', actor: 'kubelet', pod: podKey(pod), uid, via: 'dispatchWork' });
+      this.sm.terminatePod(pod);
+      return;
+    }
+    if (podWorkerTerminal && containersTerminal) return;
+    this.workersClassic!.updatePod({ updateType, pod, mirrorPod });
+  }
+
+  /** PLEG events: every event but ContainerRemoved syncs the pod. */
+  private onPlegEvents(events: PodLifecycleEvent[]): void {
+    if (this.stopped) return;
+    for (const e of events) {
+      if (e.type === 'ContainerRemoved') continue;
+      const pod = this.pm.getPodByUID(e.uid);
+      if (pod !== undefined) this.handlePodSyncs([pod]);
+    }
+  }
+
+  // ---- status generation ---------------------------------------------------------------------
+
+  /** generateAPIPodStatus with this kubelet's status cache, reason cache and prober. */
+  generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podIsTerminal: boolean): PodStatus {
+    const uid = pod.metadata?.uid ?? '';
+    return generateAPIPodStatus(pod, podStatus, podIsTerminal, {
+      gen: this.gen,
+      gates: this.gates,
+      at: this.rfc3339,
+      cachedStatus: this.sm.getPodStatus(uid),
+      reasonFor: (name) => this.reasonCache.get(uid)?.get(name),
+      prober: this.prober,
+      log: (msg) => this.log('error', msg, podKey(pod)),
+    });
+  }
+
+  // ---- the sync functions (PodSyncer) ---------------------------------------------------------
+
+  /** SyncPod (current): generate and set the status; a terminal phase ends here (the worker then
+   *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod. */
+  *syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }> {
+    const uid = pod.metadata?.uid ?? '';
+    this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
+    const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
+    if (isPodPhaseTerminal(apiPodStatus.phase)) {
+      this.sm.setPodStatus(pod, apiPodStatus);
+      return { isTerminal: true };
+    }
+    this.sm.setPodStatus(pod, apiPodStatus);
+    if (this.isStatic(pod)) yield* this.syncMirrorPod(pod);
+    const results = yield* this.runtimeSyncPod(pod, podStatus);
+    this.updateReasonCache(uid, results);
+    return { isTerminal: false, err: this.syncError(results) };
+  }
+
+  /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
+   *  check that nothing runs, regenerate with podIsTerminal and set it again. */
+  *syncTerminatingPod(pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }> {
+    const uid = pod.metadata?.uid ?? '';
+    this.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
+    this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, false));
+    yield* this.killPod(pod, gracePeriodSeconds);
+    this.prober.removePod(uid);
+    const stopped = this.runtime.getPodStatus(uid);
+    const still = stopped.containers.filter((c) => c.state === 'running').map((c) => c.id);
+    if (still.length > 0) return { err: `detected running containers after a successful KillPod, CRI violation: ${still.join(' ')}` };
+    this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, stopped, true));
+    return {};
+  }
+
+  /** SyncTerminatedPod (current): the final status, then TerminatePod. */
+  *syncTerminatedPod(pod: Pod, podStatus: RuntimePodStatus): Proc<{ err?: string }> {
+    const uid = pod.metadata?.uid ?? '';
+    this.trace({ type: 'worker.terminated', actor: 'kubelet', pod: podKey(pod), uid });
+    this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, true));
+    this.sm.terminatePod(pod);
+    return {};
+  }
+
+  /** syncPod (classic): generate and set the status; a deleted or Failed pod is killed (grace from
+   *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod. */
+  *syncPodClassic(o: UpdatePodOptions, podStatus: RuntimePodStatus): Proc<{ err?: string }> {
+    const pod = o.pod;
+    const uid = pod.metadata?.uid ?? '';
+    this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType: o.updateType });
+    if (o.updateType === 'kill') {
+      this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, false));
+      yield* this.killPod(pod, o.killPodOptions?.gracePeriodSecondsOverride);
+      return {};
+    }
+    const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
+    this.sm.setPodStatus(pod, apiPodStatus);
+    if (pod.metadata?.deletionTimestamp || apiPodStatus.phase === 'Failed') {
+      if (pod.metadata?.deletionTimestamp && this.runtime.hasRunningContainers(uid)) {
+        this.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds: killContainerTimeoutSeconds('classic', pod, undefined) });
+      }
+      yield* this.killPod(pod, undefined);
+      return {};
+    }
+    if (this.isStatic(pod)) yield* this.syncMirrorPod(pod);
+    const results = yield* this.runtimeSyncPod(pod, podStatus);
+    this.updateReasonCache(uid, results);
+    return { err: this.syncError(results) };
+  }
+
+  /** A shortened grace period reaches the containers being stopped: the SIGKILL comes earlier. */
+  graceShortened(pod: Pod, gracePeriodSeconds: number): void {
+    const uid = pod.metadata?.uid ?? '';
+    if (!this.killing.has(uid)) return;
+    const timeout = killContainerTimeoutSeconds(this.gen, pod, gracePeriodSeconds);
+    for (const c of this.runtime.runningContainers(uid)) if (c.sigtermAtMs !== undefined) this.runtime.stopContainer(c.id, timeout, this.group);
+  }
+
+  private isStatic(pod: Pod): boolean {
+    const src = pod.metadata?.annotations?.['kubernetes.io/config.source'];
+    return src !== undefined && src !== 'api';
+  }
+
+  private syncError(results: StartResult[]): string | undefined {
+    const failed = results.filter((r) => r.error !== undefined);
+    if (failed.length === 0) return undefined;
+    return failed.map((r) => `failed to "StartContainer" for "${r.name}" with ${r.error}: "${r.message ?? ''}"`).join('; ');
+  }
+
+  /** reasonCache.Update: a failed start is remembered, a successful one forgotten. */
+  private updateReasonCache(uid: UID, results: StartResult[]): void {
+    for (const r of results) {
+      let m = this.reasonCache.get(uid);
+      if (r.error !== undefined) {
+        if (m === undefined) this.reasonCache.set(uid, (m = new Map()));
+        m.set(r.name, { reason: r.error, message: r.message ?? '' });
+      } else m?.delete(r.name);
+    }
+  }
+
+  // ---- mirror pods ---------------------------------------------------------------------------
+
+  /** The static pod's mirror: delete it when it is being deleted or carries another hash, create it
+   *  when missing (or just deleted). */
+  private *syncMirrorPod(pod: Pod): Proc<void> {
+    const mirror = this.pm.getMirrorPodByPod(pod);
+    let deleted = false;
+    if (mirror !== undefined && (mirror.metadata?.deletionTimestamp || !isMirrorPodOf(mirror, pod))) {
+      this.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
+      deleted = yield* this.mirrors.deleteMirrorPod(mirror, mirror.metadata?.uid);
+    }
+    if (mirror === undefined || deleted) yield* this.mirrors.createMirrorPod(pod);
+  }
+
+  // ---- the runtime manager -------------------------------------------------------------------
+
+  /** kubeGenericRuntimeManager.SyncPod: kill the pod if asked, create the sandbox, start the next
+   *  init container(s), start the containers — each start subject to the restart back-off. */
+  private *runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus): Proc<StartResult[]> {
+    const changes = computePodActions(pod, podStatus, this.gen, this.gates, (id) => this.prober.get('startup', id));
+    const results: StartResult[] = [];
+    if (changes.killPod) {
+      yield* this.killPod(pod, undefined);
+      if (!changes.createSandbox) return results;
+    }
+    if (changes.createSandbox) this.runtime.runPodSandbox(pod);
+    const start = (c: Container): boolean => {
+      const backoff = this.doBackOff(pod, c, podStatus);
+      if (backoff !== undefined) {
+        results.push({ name: c.name, error: CRASH_LOOP_BACK_OFF, message: backoff });
+        this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff });
+        return false;
+      }
+      this.startContainer(pod, c);
+      results.push({ name: c.name });
+      return true;
+    };
+    const inits = pod.spec?.initContainers ?? [];
+    if (changes.nextInitContainerToStart !== undefined) {
+      if (!start(changes.nextInitContainerToStart)) return results;
+    }
+    for (const idx of changes.initContainersToStart) {
+      const c = inits[idx];
+      if (!start(c) && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
+    }
+    const containers = pod.spec?.containers ?? [];
+    for (const idx of changes.containersToStart) start(containers[idx]);
+    return results;
+  }
+
+  /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
+   *  has passed since that instance finished; otherwise the back-off moves on. Returns the
+   *  CrashLoopBackOff message when in back-off. */
+  private doBackOff(pod: Pod, container: Container, podStatus: RuntimePodStatus): string | undefined {
+    const cStatus = podStatus.containers.find((c) => c.name === container.name && c.state === 'exited');
+    if (cStatus === undefined) return undefined;
+    const ts = cStatus.finishedAtMs ?? this.engine.nowMs;
+    const key = getStableKey(pod, container);
+    if (this.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffMessage(this.backoff.get(key), container.name, pod);
+    this.backoff.next(key, ts);
+    return undefined;
+  }
+
+  /** startContainer: the attempt for this instance from the scenario (the last one repeats), and
+   *  the attempt's probe defaults. */
+  private startContainer(pod: Pod, c: Container): RuntimeContainer {
+    const uid = pod.metadata?.uid ?? '';
+    const prev = this.runtime.latestContainer(uid, c.name);
+    const n = prev === undefined ? 0 : prev.restartCount + 1;
+    const attempts = this.behaviour(pod)[c.name] ?? [];
+    const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
+    const inst = this.runtime.startContainer(pod, c, attempt);
+    if (attempt.ready !== undefined && hasProbe(c, 'readiness')) this.prober.set('readiness', uid, inst.id, attempt.ready);
+    if (attempt.started !== undefined && hasProbe(c, 'startup')) this.prober.set('startup', uid, inst.id, attempt.started);
+    return inst;
+  }
+
+  /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)
+   *  containers get SIGTERM at once; sidecars (current, gate on) wait for the regular containers and
+   *  the later sidecars, for at most the grace period, and lose the time waited. */
+  private *killPod(pod: Pod, gracePeriodOverride: number | undefined): Proc<void> {
+    const uid = pod.metadata?.uid ?? '';
+    const running = this.runtime.runningContainers(uid);
+    this.killing.set(uid, pod);
+    const inits = pod.spec?.initContainers ?? [];
+    const sidecarIndex = new Map<string, number>();
+    inits.forEach((c, i) => {
+      if (isRestartableInitContainer(c, this.gen, this.gates)) sidecarIndex.set(c.name, i);
+    });
+    const regular = running.filter((c) => !sidecarIndex.has(c.name));
+    const sidecars = running.filter((c) => sidecarIndex.has(c.name)).sort((a, b) => sidecarIndex.get(b.name)! - sidecarIndex.get(a.name)!);
+    const t0 = this.engine.nowMs;
+    const waits: Deferred<void>[] = [];
+    for (const c of regular) waits.push(this.runtime.stopContainer(c.id, killContainerTimeoutSeconds(this.gen, pod, gracePeriodOverride), this.group));
+    if (sidecars.length > 0) {
+      const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
+      const deadline = t0 + turnGrace * 1000;
+      const before: RuntimeContainer[] = [...regular];
+      for (const s of sidecars) {
+        yield* this.waitExitsOrUntil(before, deadline);
+        const waited = (this.engine.nowMs - t0) / 1000;
+        waits.push(this.runtime.stopContainer(s.id, killContainerTimeoutSeconds(this.gen, pod, gracePeriodOverride, waited), this.group));
+        before.push(s);
+      }
+    }
+    for (const w of waits) yield* w.wait();
+    this.runtime.stopPodSandbox(uid);
+    this.killing.delete(uid);
+  }
+
+  /** Wait until every container has exited, or until deadlineMs. */
+  private *waitExitsOrUntil(cs: readonly RuntimeContainer[], deadlineMs: number): Proc<void> {
+    const pending = cs.filter((c) => c.running);
+    if (pending.length === 0 || this.engine.nowMs >= deadlineMs) return;
+    const d = new Deferred<void>();
+    let left = pending.length;
+    for (const c of pending)
+      c.onExit(() => {
+        if (--left === 0) d.resolve(this.engine, undefined);
+      });
+    const t = this.engine.at(deadlineMs, () => d.resolve(this.engine, undefined));
+    this.timers.push(t);
+    yield* d.wait();
+    t.cancel();
+  }
+
+  /** Kill a pod's containers in a process of its own (pod killer, orphaned runtime pods). */
+  private spawnKill(pod: Pod, override: number | undefined, why: string): void {
+    const uid = pod.metadata?.uid ?? '';
+    if (this.orphanKills.has(uid)) return;
+    this.orphanKills.add(uid);
+    const self = this;
+    this.spawn(`${why}/${uid}`, (function* (): Proc<void> {
+      try {
+        yield* self.killPod(pod, override);
+      } finally {
+        self.orphanKills.delete(uid);
+      }
+    })());
+  }
+
+  // ---- housekeeping --------------------------------------------------------------------------
+
+  /** HandlePodCleanups: prune pod workers, stop runtime pods nothing wants, RemoveOrphanedStatuses
+   *  (regular and mirror pods of the pod manager), delete orphaned mirror pods, back-off GC. */
+  *handlePodCleanups(): Proc<void> {
+    const allPods = this.pm.getPods();
+    const mirrorPods = this.pm.getMirrorPods();
+    if (this.workersCurrent) {
+      const working = this.workersCurrent.syncKnownPods(allPods);
+      for (const uid of this.runtime.podUIDs()) {
+        if (working.has(uid) || !this.runtime.hasRunningContainers(uid)) continue;
+        // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
+        const pod = this.runtime.podOf(uid);
+        if (pod !== undefined) this.spawnKill(pod, 1, 'runtime-pod-killer');
+      }
+    } else {
+      const desired = new Set<UID>();
+      for (const p of allPods) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
+      this.workersClassic!.forgetNonExistingPodWorkers(desired);
+      for (const uid of this.runtime.podUIDs()) {
+        if (desired.has(uid) || !this.runtime.hasRunningContainers(uid)) continue;
+        const pod = this.runtime.podOf(uid);
+        if (pod !== undefined) this.spawnKill(produce(pod, (d) => void (d.metadata && delete d.metadata.deletionGracePeriodSeconds)), undefined, 'pod-killer');
+      }
+    }
+    const keep = new Set<UID>();
+    for (const p of allPods) keep.add(p.metadata?.uid ?? '');
+    for (const p of mirrorPods) keep.add(p.metadata?.uid ?? '');
+    this.sm.removeOrphanedStatuses(keep);
+    for (const m of mirrorPods) {
+      if (this.pm.getPodByMirrorPod(m) !== undefined) continue;
+      if (this.workersCurrent?.isPodForMirrorPodTerminatingByFullName(podFullName(m))) continue;
+      yield* this.mirrors.deleteMirrorPod(m, undefined);
+    }
+    this.backoff.gc();
+  }
+
+  /** podIsTerminated (classic): terminal phase, or deleted with no container running, per the status
+   *  manager's cache (else the API status). */
+  private podIsTerminated(pod: Pod): boolean {
+    const st = this.sm.getPodStatus(pod.metadata?.uid ?? '') ?? pod.status ?? {};
+    return isPodPhaseTerminal(st.phase) || (!!pod.metadata?.deletionTimestamp && notRunning(st.containerStatuses));
+  }
+
+  /** PodCouldHaveRunningContainers (current: the pod worker's state). The classic kubelet has no
+   *  such hook; it answers from the runtime. */
+  couldHaveRunningContainers(uid: UID): boolean {
+    if (this.workersCurrent) return this.workersCurrent.couldHaveRunningContainers(uid);
+    return this.runtime.hasRunningContainers(uid);
+  }
+
+  // ---- the timeline's node actions -----------------------------------------------------------
+
+  /** The running container exits now with code (reason Completed/Error unless given). */
+  exit(podUID: UID, container: string, code: number, reason?: string, message?: string): void {
+    if (!this.runtime.exit(podUID, container, code, reason, message)) this.log('warning', `exit: no running container ${container}`, undefined, { uid: podUID });
+  }
+
+  /** The running container is OOM-killed (exit 137, OOMKilled). */
+  oom(podUID: UID, container: string): void {
+    if (!this.runtime.oom(podUID, container)) this.log('warning', `oom: no running container ${container}`, undefined, { uid: podUID });
+  }
+
+  /** The readiness probe of the running container now reports value. */
+  setReady(podUID: UID, container: string, value: boolean): void {
+    this.probeResult('readiness', podUID, container, value);
+  }
+
+  /** The startup probe of the running container now reports value. */
+  setStarted(podUID: UID, container: string, value: boolean): void {
+    this.probeResult('startup', podUID, container, value);
+  }
+
+  /** A probe worker's result: cached per container instance; a change goes to the status manager
+   *  (SetContainerReadiness / SetContainerStartup with the container ID) and, in the current
+   *  generation, also syncs the pod (handleProbeSync). */
+  private probeResult(kind: ProbeKind, podUID: UID, container: string, value: boolean): void {
+    if (this.stopped) return;
+    const c = this.runtime.runningContainer(podUID, container);
+    const pod = this.pm.getPodByUID(podUID);
+    if (c === undefined || pod === undefined) {
+      this.log('warning', `${kind} result for ${container}: no running container`, pod ? podKey(pod) : undefined, { uid: podUID });
+      return;
+    }
+    const changed = this.prober.set(kind, podUID, c.id, value);
+    this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
+    if (!changed) return;
+    if (kind === 'readiness') this.sm.setContainerReadiness(podUID, c.id, value);
+    else this.sm.setContainerStartup(podUID, c.id, value);
+    if (this.gen === 'current') this.handlePodSyncs([pod]);
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private trace(e: TraceEvent): void {
+    this.tracer.emit(e);
+  }
+
+  private log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
+    this.tracer.log(level, msg, pod, fields);
+  }
+}

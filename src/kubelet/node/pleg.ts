@@ -1,0 +1,141 @@
+// The pod lifecycle event generator (pkg/kubelet/pleg/generic.go) and the pod status cache it
+// fills (pkg/kubelet/container/cache.go).
+//
+// Upstream timestamps the cache with time.Now() and pod workers wait with GetNewerThan(lastSyncTime)
+// for a relist that started after their previous sync ended. Virtual time has many events per
+// instant, so the cache is stamped with a relist generation instead: a worker that finished a sync
+// when the cache was at generation g waits for generation g+1, whatever the clock says.
+import { Deferred, type Engine, type Proc, type Rng } from '../../engine/index.js';
+import { podKey, type UID } from '../../model/pod.js';
+import type { Tracer } from '../../model/trace.js';
+import type { Runtime } from './runtime.js';
+import { emptyRuntimePodStatus, type RuntimePodStatus } from './types.js';
+
+/** kubecontainer.Cache: the last relisted status of each pod and the global relist generation. */
+export class PodCache {
+  private readonly pods = new Map<UID, { status: RuntimePodStatus; gen: number }>();
+  private gen = 0;
+  private waiters: Array<{ uid: UID; minGen: number; d: Deferred<RuntimePodStatus> }> = [];
+
+  constructor(private readonly engine: Engine) {}
+
+  /** How many relists have completed. */
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** Get: the cached status (an empty one for a pod the runtime does not know). */
+  get(uid: UID): RuntimePodStatus {
+    return this.pods.get(uid)?.status ?? emptyRuntimePodStatus(uid);
+  }
+
+  /** Set: record a pod's status as of the relist in progress. */
+  set(uid: UID, status: RuntimePodStatus): void {
+    this.pods.set(uid, { status, gen: this.gen + 1 });
+  }
+
+  delete(uid: UID): void {
+    this.pods.delete(uid);
+  }
+
+  /** UpdateTime: a relist completed; wake the workers waiting for it. */
+  updateTime(): void {
+    this.gen++;
+    const ready = this.waiters.filter((w) => this.gen > w.minGen);
+    this.waiters = this.waiters.filter((w) => this.gen <= w.minGen);
+    for (const w of ready) w.d.resolve(this.engine, this.get(w.uid));
+  }
+
+  /** GetNewerThan: the pod's status from a relist newer than generation minGen (waits for one). */
+  *getNewerThan(uid: UID, minGen: number): Proc<RuntimePodStatus> {
+    if (this.gen > minGen) return this.get(uid);
+    const d = new Deferred<RuntimePodStatus>();
+    this.waiters.push({ uid, minGen, d });
+    return yield* d.wait();
+  }
+}
+
+export type PodLifeCycleEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged';
+
+export interface PodLifecycleEvent {
+  uid: UID;
+  type: PodLifeCycleEventType;
+  containerID: string;
+  container: string;
+}
+
+type PlegContainerState = 'running' | 'exited' | 'unknown' | 'non-existent';
+
+/** generateEvents */
+function generateEvents(uid: UID, id: string, name: string, oldState: PlegContainerState, newState: PlegContainerState): PodLifecycleEvent[] {
+  if (newState === oldState) return [];
+  const ev = (type: PodLifeCycleEventType): PodLifecycleEvent => ({ uid, type, containerID: id, container: name });
+  switch (newState) {
+    case 'running':
+      return [ev('ContainerStarted')];
+    case 'exited':
+      return [ev('ContainerDied')];
+    case 'unknown':
+      return [ev('ContainerChanged')];
+    case 'non-existent':
+      return oldState === 'exited' ? [ev('ContainerRemoved')] : [ev('ContainerDied'), ev('ContainerRemoved')];
+  }
+}
+
+function plegState(s: RuntimePodStatus['containers'][number]['state']): PlegContainerState {
+  if (s === 'running') return 'running';
+  if (s === 'exited') return 'exited';
+  // created containers count as unknown to the PLEG
+  return 'unknown';
+}
+
+/** GenericPLEG: relists the runtime, diffs every container's state against the previous relist, fills
+ *  the cache and hands the events to the kubelet. */
+export class GenericPLEG {
+  /** podRecords: the container states of the previous relist. */
+  private readonly records = new Map<UID, Map<string, { name: string; state: PlegContainerState }>>();
+  /** The runtime change counter of each pod at the last relist that diffed it. */
+  private readonly seen = new Map<UID, number>();
+  relistCount = 0;
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly cache: PodCache,
+    private readonly rng: Rng,
+    private readonly tracer: Tracer,
+    private readonly onEvents: (events: PodLifecycleEvent[]) => void,
+  ) {}
+
+  /** relist: only pods whose runtime state changed since the previous relist are diffed (the others
+   *  would produce no event and keep their cached status). */
+  relist(): void {
+    this.relistCount++;
+    const changed: UID[] = [];
+    for (const uid of this.runtime.podUIDsUnordered()) if (this.runtime.podVersion(uid) !== this.seen.get(uid)) changed.push(uid);
+    // Go iterates podRecords, a map: a seeded order.
+    const order = this.rng.shuffle(changed.sort());
+    const events: PodLifecycleEvent[] = [];
+    for (const uid of order) {
+      this.seen.set(uid, this.runtime.podVersion(uid));
+      const status = this.runtime.getPodStatus(uid);
+      const old = this.records.get(uid) ?? new Map();
+      const cur = new Map<string, { name: string; state: PlegContainerState }>();
+      // oldest first, so that a pod's events come in the order its containers were created
+      for (let i = status.containers.length - 1; i >= 0; i--) {
+        const c = status.containers[i];
+        cur.set(c.id, { name: c.name, state: plegState(c.state) });
+      }
+      for (const [id, o] of old) if (!cur.has(id)) events.push(...generateEvents(uid, id, o.name, o.state, 'non-existent'));
+      for (const [id, n] of cur) events.push(...generateEvents(uid, id, n.name, old.get(id)?.state ?? 'non-existent', n.state));
+      if (cur.size > 0) this.records.set(uid, cur);
+      else this.records.delete(uid);
+      this.cache.set(uid, status);
+    }
+    this.cache.updateTime();
+    for (const e of events) {
+      const pod = this.runtime.podOf(e.uid);
+      this.tracer.emit({ type: 'pleg.event', actor: 'kubelet', pod: pod ? podKey(pod) : undefined, uid: e.uid, event: e.type, container: e.container, containerID: e.containerID });
+    }
+    if (events.length > 0) this.onEvents(events);
+  }
+}

@@ -1,0 +1,455 @@
+// Pod workers (pkg/kubelet/pod_workers.go): one process per pod UID that runs the pod's syncs one at a
+// time, in both generations.
+//
+// classic (≤v1.21): UpdatePod hands the update to an idle worker, or remembers it as the last
+//   undelivered update (a pending kill is never overwritten); the worker waits for a PLEG relist newer
+//   than its previous sync, runs syncPod, requeues the pod (resync interval, or the back-off period
+//   after an error) and takes the undelivered update if any. ForgetWorker closes the worker.
+// current (v1.22+ state machine, v1.27+ details): a per-pod podSyncStatus moves
+//   syncing → terminating → terminated → finished. UpdatePod records the latest update as pending and
+//   wakes the worker; deletion, removal from config, a kill, or an API terminal phase request
+//   termination, with the effective grace period that can only shrink. The worker runs SyncPod,
+//   SyncTerminatingPod or SyncTerminatedPod by state; SyncPod reporting a terminal phase moves the pod
+//   to terminating by itself.
+import { Channel, type Engine, type Proc, type Process } from '../../engine/index.js';
+import { isPodPhaseTerminal, isStaticPod, podFullName, podKey, type Pod, type UID } from '../../model/pod.js';
+import type { Tracer } from '../../model/trace.js';
+import { calculateEffectiveGracePeriod } from './grace.js';
+import type { PodCache } from './pleg.js';
+import type { RuntimePodStatus } from './types.js';
+
+/** kubetypes.SyncPodType */
+export type SyncPodType = 'create' | 'update' | 'sync' | 'kill';
+
+/** PodWorkerState / WorkType */
+export type WorkType = 'sync' | 'terminating' | 'terminated';
+
+/** KillPodOptions */
+export interface KillPodOptions {
+  /** PodTerminationGracePeriodSecondsOverride */
+  gracePeriodSecondsOverride?: number;
+}
+
+/** UpdatePodOptions */
+export interface UpdatePodOptions {
+  updateType: SyncPodType;
+  pod: Pod;
+  mirrorPod?: Pod;
+  killPodOptions?: KillPodOptions;
+}
+
+/** What the pod workers call back into (the kubelet's sync functions). */
+export interface PodSyncer {
+  /** current SyncPod: returns whether the pod reached a terminal phase. */
+  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }>;
+  /** current SyncTerminatingPod */
+  syncTerminatingPod(pod: Pod, status: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }>;
+  /** current SyncTerminatedPod */
+  syncTerminatedPod(pod: Pod, status: RuntimePodStatus): Proc<{ err?: string }>;
+  /** classic syncPod */
+  syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): Proc<{ err?: string }>;
+  /** A terminating pod's grace period was shortened while its kill is in flight (upstream cancels
+   *  the sync so that it restarts with the shorter grace). */
+  graceShortened(pod: Pod, gracePeriodSeconds: number): void;
+}
+
+/** The kubelet's work queue: when each pod is due for its next sync. */
+export interface WorkQueue {
+  enqueue(uid: UID, delayMs: number): void;
+}
+
+export interface PodWorkersOptions {
+  engine: Engine;
+  cache: PodCache;
+  syncer: PodSyncer;
+  workQueue: WorkQueue;
+  tracer: Tracer;
+  /** Spawns a process of this kubelet incarnation (so that stop() can kill it). */
+  spawn: (name: string, body: Proc<unknown>) => Process;
+  resyncIntervalMs: number;
+  backOffPeriodMs: number;
+  /** wait.Jitter(d, factor): d plus up to factor × d. Identity when jitter is off. */
+  jitter: (ms: number, factor: number) => number;
+}
+
+/** workerResyncIntervalJitterFactor, workerBackOffPeriodJitterFactor */
+const RESYNC_JITTER = 0.5;
+const BACKOFF_JITTER = 0.5;
+
+/** podSyncStatus (current generation). Times are virtual ms; undefined = Go's zero time. */
+export class PodSyncStatus {
+  working = false;
+  pendingUpdate: UpdatePodOptions | null = null;
+  activeUpdate: UpdatePodOptions | null = null;
+  syncedAt: number;
+  startedAt: number | undefined;
+  terminatingAt: number | undefined;
+  terminatedAt: number | undefined;
+  /** Effective grace period in seconds once termination was requested (0 = none recorded). */
+  gracePeriod = 0;
+  startedTerminating = false;
+  deleted = false;
+  finished = false;
+  /** A sync (SyncPod / SyncTerminatingPod / SyncTerminatedPod) is running. */
+  syncing = false;
+
+  constructor(readonly fullname: string, readonly isStatic: boolean, now: number) {
+    this.syncedAt = now;
+  }
+
+  isTerminationRequested(): boolean {
+    return this.terminatingAt !== undefined;
+  }
+  isTerminated(): boolean {
+    return this.terminatedAt !== undefined;
+  }
+  isFinished(): boolean {
+    return this.finished;
+  }
+  isStarted(): boolean {
+    return this.startedAt !== undefined;
+  }
+  /** WorkType */
+  workType(): WorkType {
+    if (this.isTerminated()) return 'terminated';
+    if (this.isTerminationRequested()) return 'terminating';
+    return 'sync';
+  }
+  /** mergeLastUpdate: remember the newest pod, the last mirror pod and the last kill options. */
+  mergeLastUpdate(other: UpdatePodOptions): void {
+    const opts = this.activeUpdate ?? { updateType: other.updateType, pod: other.pod };
+    opts.pod = other.pod;
+    opts.updateType = other.updateType;
+    if (other.mirrorPod !== undefined) opts.mirrorPod = other.mirrorPod;
+    if (other.killPodOptions !== undefined) opts.killPodOptions = other.killPodOptions;
+    this.activeUpdate = opts;
+  }
+}
+
+/** isPodStatusCacheTerminal: nothing runs and no sandbox is ready. */
+function isPodStatusCacheTerminal(s: RuntimePodStatus): boolean {
+  if (s.containers.some((c) => c.state === 'running')) return false;
+  return !(s.sandbox?.ready ?? false);
+}
+
+/** The v1.22+ pod workers. */
+export class PodWorkersCurrent {
+  private readonly statuses = new Map<UID, PodSyncStatus>();
+  private readonly podUpdates = new Map<UID, Channel<void>>();
+  /** podsSynced: set by the first SyncKnownPods (housekeeping). */
+  podsSynced = false;
+
+  constructor(private readonly o: PodWorkersOptions) {}
+
+  /** The sync status of a pod (inspection). */
+  status(uid: UID): PodSyncStatus | undefined {
+    return this.statuses.get(uid);
+  }
+
+  /** UpdatePod */
+  updatePod(options: UpdatePodOptions): void {
+    const { engine, cache, tracer } = this.o;
+    const pod = options.pod;
+    const uid = pod.metadata?.uid ?? '';
+    const now = engine.nowMs;
+    let status = this.statuses.get(uid);
+    if (status === undefined) {
+      status = new PodSyncStatus(podFullName(pod), isStaticPod(pod), now);
+      // after a kubelet restart a pod terminal in the API whose runtime state is terminal too has
+      // already been through SyncTerminatingPod: go straight to terminated
+      if (isPodPhaseTerminal(pod.status?.phase) && isPodStatusCacheTerminal(cache.get(uid))) {
+        status.terminatingAt = now;
+        status.terminatedAt = now;
+        status.startedTerminating = true;
+      }
+      this.statuses.set(uid, status);
+    }
+    if (status.isFinished()) {
+      tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
+      return;
+    }
+
+    let becameTerminating = false;
+    if (!status.isTerminationRequested()) {
+      if (pod.metadata?.deletionTimestamp) {
+        status.deleted = true;
+        status.terminatingAt = now;
+        becameTerminating = true;
+      } else if (isPodPhaseTerminal(pod.status?.phase)) {
+        status.terminatingAt = now;
+        becameTerminating = true;
+      } else if (options.updateType === 'kill') {
+        status.terminatingAt = now;
+        becameTerminating = true;
+      }
+    }
+
+    let wasGracePeriodShortened = false;
+    const opts: UpdatePodOptions = { ...options };
+    if (status.isTerminated()) {
+      delete opts.killPodOptions;
+    } else if (status.isTerminationRequested()) {
+      const kpo = { ...(opts.killPodOptions ?? {}) };
+      const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status.gracePeriod, pod, kpo.gracePeriodSecondsOverride);
+      wasGracePeriodShortened = shortened;
+      status.gracePeriod = gracePeriod;
+      kpo.gracePeriodSecondsOverride = gracePeriod;
+      opts.killPodOptions = kpo;
+    } else {
+      delete opts.killPodOptions;
+    }
+
+    let ch = this.podUpdates.get(uid);
+    if (ch === undefined) {
+      ch = new Channel<void>(engine, 1, `podUpdates/${uid}`);
+      this.podUpdates.set(uid, ch);
+      const c = ch;
+      this.o.spawn(`pod-worker/${uid}`, this.podWorkerLoop(uid, c));
+    }
+    status.pendingUpdate = opts;
+    status.working = true;
+    ch.trySend(undefined);
+
+    if ((becameTerminating || wasGracePeriodShortened) && status.syncing) {
+      tracer.log('V3', 'Cancelling current pod sync', podKey(pod), { uid, gracePeriod: status.gracePeriod });
+      if (wasGracePeriodShortened) this.o.syncer.graceShortened(pod, status.gracePeriod);
+    }
+  }
+
+  /** startPodSync: consume the pending update; null when there is none. */
+  private startPodSync(uid: UID): { workType: WorkType; options: UpdatePodOptions } | null {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return null;
+    if (status.pendingUpdate === null) {
+      status.working = false;
+      return null;
+    }
+    const update = { workType: status.workType(), options: status.pendingUpdate };
+    status.pendingUpdate = null;
+    this.podUpdates.get(uid)?.tryRecv();
+    if (!status.isStarted()) status.startedAt = this.o.engine.nowMs;
+    status.mergeLastUpdate(update.options);
+    return update;
+  }
+
+  /** podWorkerLoop */
+  private *podWorkerLoop(uid: UID, ch: Channel<void>): Proc<void> {
+    const { cache, syncer, tracer } = this.o;
+    let lastSyncGen = 0;
+    for (;;) {
+      const r = yield* ch.recv();
+      if (!r.ok) return;
+      const update = this.startPodSync(uid);
+      if (update === null) {
+        if (!this.statuses.has(uid)) return;
+        continue;
+      }
+      const status = this.statuses.get(uid)!;
+      const pod = update.options.pod;
+      status.syncing = true;
+      // wait until we see the next refresh from the PLEG via the cache
+      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
+      let err: string | undefined;
+      let isTerminal = false;
+      if (update.workType === 'terminated') {
+        err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
+      } else if (update.workType === 'terminating') {
+        status.startedTerminating = true; // acknowledgeTerminating
+        err = (yield* syncer.syncTerminatingPod(pod, rt, update.options.killPodOptions?.gracePeriodSecondsOverride)).err;
+      } else {
+        const res = yield* syncer.syncPod(update.options.updateType, pod, update.options.mirrorPod, rt);
+        isTerminal = res.isTerminal;
+        err = res.err;
+      }
+      lastSyncGen = cache.generation;
+      status.syncing = false;
+
+      let phaseTransition = false;
+      if (err !== undefined) {
+        tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(pod), { uid });
+      } else if (update.workType === 'terminated') {
+        this.completeTerminated(uid);
+        return;
+      } else if (update.workType === 'terminating') {
+        this.completeTerminating(uid);
+        phaseTransition = true;
+      } else if (isTerminal) {
+        this.completeSync(uid);
+        phaseTransition = true;
+      }
+      this.completeWork(uid, phaseTransition, err);
+    }
+  }
+
+  /** completeSync: SyncPod reported a terminal phase; terminate the pod now. */
+  private completeSync(uid: UID): void {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    if (status.terminatingAt === undefined) status.terminatingAt = this.o.engine.nowMs;
+    status.startedTerminating = true;
+    this.requeueLastPodUpdate(uid, status);
+  }
+
+  /** completeTerminating: every container stopped; SyncTerminatedPod next. */
+  private completeTerminating(uid: UID): void {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    status.terminatedAt = this.o.engine.nowMs;
+    this.requeueLastPodUpdate(uid, status);
+  }
+
+  /** completeTerminated: the worker is done for good. */
+  private completeTerminated(uid: UID): void {
+    const ch = this.podUpdates.get(uid);
+    if (ch !== undefined) {
+      ch.close();
+      this.podUpdates.delete(uid);
+    }
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    status.finished = true;
+    status.working = false;
+  }
+
+  /** requeueLastPodUpdate: replay the active update unless one is already pending. */
+  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus): void {
+    if (status.pendingUpdate !== null || status.activeUpdate === null) return;
+    status.pendingUpdate = { ...status.activeUpdate };
+    status.working = true;
+    this.podUpdates.get(uid)?.trySend(undefined);
+  }
+
+  /** completeWork: requeue (at once on a phase transition, after the resync interval on success,
+   *  after the back-off period on error), then take the pending update if any. */
+  private completeWork(uid: UID, phaseTransition: boolean, err: string | undefined): void {
+    const { workQueue, jitter, resyncIntervalMs, backOffPeriodMs } = this.o;
+    if (phaseTransition) workQueue.enqueue(uid, 0);
+    else if (err === undefined) workQueue.enqueue(uid, jitter(resyncIntervalMs, RESYNC_JITTER));
+    else workQueue.enqueue(uid, jitter(backOffPeriodMs, BACKOFF_JITTER));
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    if (status.pendingUpdate !== null) this.podUpdates.get(uid)?.trySend(undefined);
+    else status.working = false;
+  }
+
+  /** CouldHaveRunningContainers: the worker has not reached terminated; unknown UIDs could until the
+   *  kubelet finished its initial sync. */
+  couldHaveRunningContainers(uid: UID): boolean {
+    const s = this.statuses.get(uid);
+    if (s !== undefined) return !s.isTerminated();
+    return !this.podsSynced;
+  }
+
+  /** IsPodTerminationRequested */
+  isPodTerminationRequested(uid: UID): boolean {
+    return this.statuses.get(uid)?.isTerminationRequested() ?? false;
+  }
+
+  /** IsPodForMirrorPodTerminatingByFullName */
+  isPodForMirrorPodTerminatingByFullName(fullname: string): boolean {
+    for (const s of this.statuses.values()) {
+      if (s.fullname === fullname && s.isStatic && s.isTerminationRequested() && !s.isTerminated()) return true;
+    }
+    return false;
+  }
+
+  /** SyncKnownPods: forget finished workers of pods no longer desired; report the rest. */
+  syncKnownPods(desired: readonly Pod[]): Map<UID, { state: WorkType; orphan: boolean }> {
+    const known = new Set(desired.map((p) => p.metadata?.uid ?? ''));
+    this.podsSynced = true;
+    const out = new Map<UID, { state: WorkType; orphan: boolean }>();
+    for (const uid of [...this.statuses.keys()].sort()) {
+      const status = this.statuses.get(uid)!;
+      const orphan = !known.has(uid);
+      if (orphan) {
+        if (status.isFinished()) {
+          this.statuses.delete(uid);
+          const ch = this.podUpdates.get(uid);
+          if (ch !== undefined) {
+            ch.close();
+            this.podUpdates.delete(uid);
+          }
+          continue;
+        }
+        status.deleted = true;
+      }
+      out.set(uid, { state: status.workType(), orphan });
+    }
+    return out;
+  }
+}
+
+/** The ≤v1.21 pod workers. */
+export class PodWorkersClassic {
+  private readonly podUpdates = new Map<UID, Channel<UpdatePodOptions>>();
+  private readonly isWorking = new Map<UID, boolean>();
+  private readonly lastUndeliveredWorkUpdate = new Map<UID, UpdatePodOptions>();
+
+  constructor(private readonly o: PodWorkersOptions) {}
+
+  hasWorker(uid: UID): boolean {
+    return this.podUpdates.has(uid);
+  }
+
+  /** UpdatePod */
+  updatePod(options: UpdatePodOptions): void {
+    const uid = options.pod.metadata?.uid ?? '';
+    let ch = this.podUpdates.get(uid);
+    if (ch === undefined) {
+      ch = new Channel<UpdatePodOptions>(this.o.engine, 1, `podUpdates/${uid}`);
+      this.podUpdates.set(uid, ch);
+      this.o.spawn(`pod-worker/${uid}`, this.managePodLoop(uid, ch));
+    }
+    if (!this.isWorking.get(uid)) {
+      this.isWorking.set(uid, true);
+      ch.trySend(options);
+    } else {
+      const u = this.lastUndeliveredWorkUpdate.get(uid);
+      // a pending kill is never overwritten
+      if (u === undefined || u.updateType !== 'kill') this.lastUndeliveredWorkUpdate.set(uid, options);
+    }
+  }
+
+  /** managePodLoop */
+  private *managePodLoop(uid: UID, ch: Channel<UpdatePodOptions>): Proc<void> {
+    const { cache, syncer, tracer } = this.o;
+    let lastSyncGen = 0;
+    for (;;) {
+      const r = yield* ch.recv();
+      if (!r.ok) return;
+      const update = r.value;
+      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
+      const { err } = yield* syncer.syncPodClassic(update, rt);
+      lastSyncGen = cache.generation;
+      if (err !== undefined) tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(update.pod), { uid });
+      this.wrapUp(uid, err);
+    }
+  }
+
+  /** wrapUp: requeue, then deliver the last undelivered update or go idle. */
+  private wrapUp(uid: UID, err: string | undefined): void {
+    const { workQueue, jitter, resyncIntervalMs, backOffPeriodMs } = this.o;
+    if (err === undefined) workQueue.enqueue(uid, jitter(resyncIntervalMs, RESYNC_JITTER));
+    else workQueue.enqueue(uid, jitter(backOffPeriodMs, BACKOFF_JITTER));
+    const u = this.lastUndeliveredWorkUpdate.get(uid);
+    const ch = this.podUpdates.get(uid);
+    if (u !== undefined && ch !== undefined) {
+      ch.trySend(u);
+      this.lastUndeliveredWorkUpdate.delete(uid);
+    } else this.isWorking.set(uid, false);
+  }
+
+  /** ForgetWorker / removeWorker: close the worker (it ends after its current work). */
+  forgetWorker(uid: UID): void {
+    const ch = this.podUpdates.get(uid);
+    if (ch === undefined) return;
+    ch.close();
+    this.podUpdates.delete(uid);
+    this.lastUndeliveredWorkUpdate.delete(uid);
+  }
+
+  /** ForgetNonExistingPodWorkers */
+  forgetNonExistingPodWorkers(desired: ReadonlySet<UID>): void {
+    for (const uid of [...this.podUpdates.keys()].sort()) if (!desired.has(uid)) this.forgetWorker(uid);
+  }
+}

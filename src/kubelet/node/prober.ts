@@ -1,0 +1,103 @@
+// The prober glue (pkg/kubelet/prober prober_manager.go): readiness and startup results per container
+// instance, and UpdatePodStatus, which folds them into a generated API status. Probe results come
+// from the timeline (`ready` / `started` steps) or from an attempt's `ready` / `started` defaults,
+// never from running a probe.
+import type { Container, ContainerStatus, Pod, PodStatus, UID } from '../../model/pod.js';
+import { getContainerByIndex, isRestartableInitContainer } from '../status/conditions.js';
+import type { StatusFeatureGates } from '../status/types.js';
+import type { Generation } from './types.js';
+
+export type ProbeKind = 'readiness' | 'startup';
+
+/** Does the spec give this container a probe of that kind (upstream: a probe worker exists)? */
+export function hasProbe(c: Container | undefined, kind: ProbeKind): boolean {
+  if (c === undefined) return false;
+  return kind === 'readiness' ? c.readinessProbe !== undefined && c.readinessProbe !== null : c.startupProbe !== undefined && c.startupProbe !== null;
+}
+
+function specContainer(pod: Pod, name: string): Container | undefined {
+  return pod.spec?.containers?.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name);
+}
+
+/** The results managers: container ID → last result (true = Success, false = Failure). */
+export class ProbeManager {
+  private readonly readiness = new Map<string, boolean>();
+  private readonly startup = new Map<string, boolean>();
+  /** containerID → pod UID, to drop a pod's results at once. */
+  private readonly owner = new Map<string, UID>();
+
+  constructor(private readonly gen: Generation, private readonly gates?: StatusFeatureGates) {}
+
+  /** results.Manager.Set. Returns whether the cached result changed (upstream sends an update then). */
+  set(kind: ProbeKind, podUID: UID, containerID: string, success: boolean): boolean {
+    const m = kind === 'readiness' ? this.readiness : this.startup;
+    const prev = m.get(containerID);
+    m.set(containerID, success);
+    this.owner.set(containerID, podUID);
+    return prev !== success;
+  }
+
+  get(kind: ProbeKind, containerID: string): boolean | undefined {
+    return (kind === 'readiness' ? this.readiness : this.startup).get(containerID);
+  }
+
+  /** RemovePod / CleanupPods: forget a pod's results. */
+  removePod(podUID: UID): void {
+    for (const [id, uid] of [...this.owner]) {
+      if (uid !== podUID) continue;
+      this.owner.delete(id);
+      this.readiness.delete(id);
+      this.startup.delete(id);
+    }
+  }
+
+  /** isContainerStarted */
+  private isStarted(pod: Pod, cs: ContainerStatus): boolean {
+    if (!cs.state?.running) return false;
+    const r = cs.containerID ? this.startup.get(cs.containerID) : undefined;
+    if (r !== undefined) return r;
+    // a startup probe that has not reported yet holds the container unstarted
+    return !hasProbe(specContainer(pod, cs.name), 'startup');
+  }
+
+  /** The readiness of a started container. */
+  private isReady(pod: Pod, cs: ContainerStatus): boolean {
+    if (!cs.state?.running) return false;
+    const r = cs.containerID ? this.readiness.get(cs.containerID) : undefined;
+    if (this.gen === 'classic') {
+      if (r !== undefined) return r;
+    } else if (r === true) return true;
+    // no readiness probe: ready once started
+    return !hasProbe(specContainer(pod, cs.name), 'readiness');
+  }
+
+  /** UpdatePodStatus: set `started` and `ready` on every container status of `status` (mutated; it
+   *  is a freshly generated status). Classic: init containers are ready iff they exited 0. Current:
+   *  sidecars are probed like regular containers; other init containers become ready when they
+   *  exited 0. */
+  updatePodStatus(pod: Pod, status: PodStatus): void {
+    for (const cs of status.containerStatuses ?? []) {
+      const started = this.isStarted(pod, cs);
+      cs.started = started;
+      if (started) cs.ready = this.isReady(pod, cs);
+    }
+    const inits = status.initContainerStatuses ?? [];
+    if (this.gen === 'classic') {
+      for (const cs of inits) cs.ready = cs.state?.terminated !== undefined && cs.state.terminated.exitCode === 0;
+      return;
+    }
+    for (let i = 0; i < inits.length; i++) {
+      const cs = inits[i];
+      const started = this.isStarted(pod, cs);
+      cs.started = started;
+      const c = getContainerByIndex(pod.spec?.initContainers, inits, i);
+      if (c === undefined) continue;
+      if (!isRestartableInitContainer(c, this.gen, this.gates)) {
+        if (cs.state?.terminated && cs.state.terminated.exitCode === 0) cs.ready = true;
+        continue;
+      }
+      if (!started) continue;
+      cs.ready = this.isReady(pod, cs);
+    }
+  }
+}

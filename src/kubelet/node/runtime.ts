@@ -1,0 +1,339 @@
+// The simulated container runtime (containerd behind the CRI). It outlives kubelet restarts: the
+// world keeps one Runtime and hands it to every kubelet incarnation, so containers keep running
+// while the kubelet is down.
+//
+// A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
+// runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt
+// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 `term` ms later, or, with
+// `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the timeout: 137. The
+// timeline may end a container at any time (exit, oom: 137 OOMKilled).
+import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
+import type { Container, Pod, UID } from '../../model/pod.js';
+import { podKey } from '../../model/pod.js';
+import type { VClock } from '../../model/time.js';
+import type { Tracer } from '../../model/trace.js';
+import type { Attempt } from '../../scenario/types.js';
+import type { ContainerRuntimeState, RuntimeContainerStatus, RuntimePodStatus } from './types.js';
+
+/** The behaviour of a container for which the scenario gave none: runs until stopped, exits at
+ *  once on SIGTERM. */
+export const DEFAULT_ATTEMPT: Attempt = Object.freeze({ runMs: 'forever', exit: 0, term: 0 }) as Attempt;
+
+export const EXIT_CODE_SIGTERM = 143;
+export const EXIT_CODE_SIGKILL = 137;
+
+export interface RuntimeOptions {
+  engine: Engine;
+  clock: VClock;
+  /** A fork for container IDs. */
+  rng: Rng;
+  tracer: Tracer;
+}
+
+/** One container instance in the runtime. */
+export class RuntimeContainer {
+  state: ContainerRuntimeState = 'running';
+  finishedAtMs: number | undefined;
+  exitCode: number | undefined;
+  reason: string | undefined;
+  message: string | undefined;
+  /** Resolved when the instance exits (the kubelet's StopContainer waits on it). */
+  readonly exited = new Deferred<void>();
+  /** Callbacks run when the instance exits. */
+  private readonly exitListeners: Array<() => void> = [];
+  /** SIGTERM already sent (and when). */
+  sigtermAtMs: number | undefined;
+  /** Pending timers: the natural exit, the SIGTERM exit, the SIGKILL. */
+  runTimer: Timer | null = null;
+  termTimer: Timer | null = null;
+  killTimer: Timer | null = null;
+  killAtMs: number | undefined;
+  /** Who is waiting in StopContainer (the SIGKILL is that call's; it goes if the caller dies). */
+  killOwner: string | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly podUID: UID,
+    readonly podKey: string,
+    readonly name: string,
+    readonly image: string,
+    readonly restartCount: number,
+    readonly attempt: Attempt,
+    readonly createdAtMs: number,
+    readonly startedAtMs: number,
+  ) {}
+
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  onExit(cb: () => void): void {
+    if (this.state === 'exited') cb();
+    else this.exitListeners.push(cb);
+  }
+
+  /** @internal */
+  fireExit(): void {
+    const ls = this.exitListeners.splice(0);
+    for (const l of ls) l();
+  }
+
+  status(): RuntimeContainerStatus {
+    const s: {
+      -readonly [K in keyof RuntimeContainerStatus]: RuntimeContainerStatus[K];
+    } = {
+      id: this.id,
+      name: this.name,
+      state: this.state,
+      createdAtMs: this.createdAtMs,
+      startedAtMs: this.startedAtMs,
+      restartCount: this.restartCount,
+      image: this.image,
+    };
+    if (this.finishedAtMs !== undefined) s.finishedAtMs = this.finishedAtMs;
+    if (this.exitCode !== undefined) s.exitCode = this.exitCode;
+    if (this.reason !== undefined) s.reason = this.reason;
+    if (this.message !== undefined) s.message = this.message;
+    return s;
+  }
+}
+
+interface RuntimePod {
+  uid: UID;
+  name: string;
+  namespace: string;
+  key: string;
+  /** The pod object the kubelet last started something with (its spec survives a kubelet restart,
+   *  as container labels do). */
+  pod: Pod;
+  sandbox: { id: string; attempt: number; ready: boolean } | null;
+  sandboxes: number;
+  /** Every instance, in creation order. */
+  containers: RuntimeContainer[];
+}
+
+export class Runtime {
+  private readonly engine: Engine;
+  private readonly clock: VClock;
+  private readonly rng: Rng;
+  private readonly tracer: Tracer;
+  private readonly pods = new Map<UID, RuntimePod>();
+  private readonly byID = new Map<string, RuntimeContainer>();
+  /** Per pod, a counter bumped by every change the PLEG could see (sandbox, container start/exit). */
+  private readonly versions = new Map<UID, number>();
+
+  constructor(opts: RuntimeOptions) {
+    this.engine = opts.engine;
+    this.clock = opts.clock;
+    this.rng = opts.rng;
+    this.tracer = opts.tracer;
+  }
+
+  private newID(): string {
+    return `containerd://${this.rng.hex(64)}`;
+  }
+
+  private touch(uid: UID): void {
+    this.versions.set(uid, (this.versions.get(uid) ?? 0) + 1);
+  }
+
+  /** The pod's change counter (the PLEG skips pods whose counter did not move). */
+  podVersion(uid: UID): number {
+    return this.versions.get(uid) ?? 0;
+  }
+
+  /** Every pod UID, in no particular order (the PLEG sorts what it needs). */
+  podUIDsUnordered(): IterableIterator<UID> {
+    return this.pods.keys();
+  }
+
+  private podEntry(pod: Pod): RuntimePod {
+    const uid = pod.metadata?.uid ?? '';
+    let p = this.pods.get(uid);
+    if (p === undefined) {
+      p = { uid, name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '', key: podKey(pod), pod, sandbox: null, sandboxes: 0, containers: [] };
+      this.pods.set(uid, p);
+    } else p.pod = pod;
+    return p;
+  }
+
+  // ---- CRI -----------------------------------------------------------------------------------
+
+  /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). */
+  runPodSandbox(pod: Pod): void {
+    const p = this.podEntry(pod);
+    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true };
+    p.sandboxes++;
+    this.touch(p.uid);
+  }
+
+  /** StopPodSandbox: the sandbox stays, not ready. */
+  stopPodSandbox(uid: UID): void {
+    const p = this.pods.get(uid);
+    if (p?.sandbox && p.sandbox.ready) {
+      p.sandbox = { ...p.sandbox, ready: false };
+      this.touch(uid);
+    }
+  }
+
+  /** CreateContainer + StartContainer: a new instance of `container` runs `attempt` from now. Its
+   *  restart count is the previous instance's plus one. */
+  startContainer(pod: Pod, container: Container, attempt: Attempt = DEFAULT_ATTEMPT): RuntimeContainer {
+    const p = this.podEntry(pod);
+    let prev: RuntimeContainer | undefined;
+    for (const c of p.containers) if (c.name === container.name) prev = c;
+    const restartCount = prev === undefined ? 0 : prev.restartCount + 1;
+    const now = this.engine.nowMs;
+    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, container.image ?? '', restartCount, attempt, now, now);
+    p.containers.push(c);
+    this.byID.set(c.id, c);
+    this.touch(p.uid);
+    this.tracer.emit({ type: 'runtime.start', actor: 'runtime', pod: p.key, uid: p.uid, container: c.name, attempt: restartCount, containerID: c.id });
+    if (typeof attempt.runMs === 'number') {
+      const ms = attempt.runMs;
+      c.runTimer = this.engine.after(ms, () => this.finish(c, attempt.exit ?? 0, attempt.reason, attempt.message));
+    }
+    return c;
+  }
+
+  /** StopContainer(timeout): SIGTERM now (once), SIGKILL when the timeout expires; a second call
+   *  can only bring a pending SIGKILL forward. The SIGKILL belongs to the (blocking) CRI call: when
+   *  its caller dies (abandonStops) it is not sent, and the next StopContainer arms a new one.
+   *  Returns what the caller waits on: the instance's exit. */
+  stopContainer(id: string, timeoutSeconds: number, owner = ''): Deferred<void> {
+    const c = this.byID.get(id);
+    if (c === undefined) {
+      const d = new Deferred<void>();
+      d.resolve(this.engine, undefined);
+      return d;
+    }
+    if (!c.running) return c.exited;
+    const now = this.engine.nowMs;
+    const killAt = now + Math.max(0, timeoutSeconds) * 1000;
+    if (c.sigtermAtMs === undefined) {
+      c.sigtermAtMs = now;
+      this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGTERM', timeoutSeconds });
+      const term = c.attempt.term;
+      if (term !== 'ignore' && term * 1 < killAt - now) {
+        c.termTimer = this.engine.after(term, () => this.finish(c, EXIT_CODE_SIGTERM, 'Error'));
+      }
+    } else if (c.killAtMs === undefined) {
+      // a new caller after the previous one died: the stop signal again, a new deadline
+      this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGTERM', timeoutSeconds, again: true });
+    }
+    if (c.killAtMs === undefined || killAt < c.killAtMs) {
+      c.killTimer?.cancel();
+      c.killAtMs = killAt;
+      c.killOwner = owner;
+      c.killTimer = this.engine.at(killAt, () => {
+        if (!c.running) return;
+        this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGKILL' });
+        this.finish(c, EXIT_CODE_SIGKILL, 'Error');
+      });
+    }
+    return c.exited;
+  }
+
+  /** The caller `owner` (a kubelet incarnation) died: its StopContainer calls return without
+   *  SIGKILL (containerd's stop returns when the request's context is cancelled). */
+  abandonStops(owner: string): void {
+    for (const c of this.byID.values()) {
+      if (!c.running || c.killOwner !== owner || c.killTimer === null) continue;
+      c.killTimer.cancel();
+      c.killTimer = null;
+      c.killAtMs = undefined;
+      c.killOwner = undefined;
+    }
+  }
+
+  // ---- the timeline's node actions -----------------------------------------------------------
+
+  /** The newest running instance of a container of the pod. */
+  runningContainer(uid: UID, name: string): RuntimeContainer | undefined {
+    const p = this.pods.get(uid);
+    if (p === undefined) return undefined;
+    for (let i = p.containers.length - 1; i >= 0; i--) {
+      const c = p.containers[i];
+      if (c.name === name) return c.running ? c : undefined;
+    }
+    return undefined;
+  }
+
+  /** The newest instance (any state) of a container of the pod. */
+  latestContainer(uid: UID, name: string): RuntimeContainer | undefined {
+    const p = this.pods.get(uid);
+    if (p === undefined) return undefined;
+    for (let i = p.containers.length - 1; i >= 0; i--) if (p.containers[i].name === name) return p.containers[i];
+    return undefined;
+  }
+
+  /** The running container exits now with code (reason Completed/Error unless given). False when
+   *  no instance of that name runs. */
+  exit(uid: UID, name: string, code: number, reason?: string, message?: string): boolean {
+    const c = this.runningContainer(uid, name);
+    if (c === undefined) return false;
+    this.finish(c, code, reason, message);
+    return true;
+  }
+
+  /** The running container is OOM-killed: exit 137, reason OOMKilled. */
+  oom(uid: UID, name: string): boolean {
+    return this.exit(uid, name, EXIT_CODE_SIGKILL, 'OOMKilled');
+  }
+
+  private finish(c: RuntimeContainer, code: number, reason?: string, message?: string): void {
+    if (!c.running) return;
+    c.runTimer?.cancel();
+    c.termTimer?.cancel();
+    c.killTimer?.cancel();
+    c.runTimer = c.termTimer = c.killTimer = null;
+    c.state = 'exited';
+    c.finishedAtMs = this.engine.nowMs;
+    c.exitCode = code;
+    c.reason = reason ?? (code === 0 ? 'Completed' : 'Error');
+    if (message !== undefined) c.message = message;
+    this.touch(c.podUID);
+    this.tracer.emit({ type: 'runtime.exit', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, exitCode: code, reason: c.reason });
+    c.exited.resolve(this.engine, undefined);
+    c.fireExit();
+  }
+
+  // ---- inspection ----------------------------------------------------------------------------
+
+  /** GetPodStatus: sandbox and every container instance of the pod, newest first. */
+  getPodStatus(uid: UID): RuntimePodStatus {
+    const p = this.pods.get(uid);
+    if (p === undefined) return { uid, name: '', namespace: '', sandbox: null, containers: [] };
+    const containers: RuntimeContainerStatus[] = [];
+    for (let i = p.containers.length - 1; i >= 0; i--) containers.push(p.containers[i].status());
+    return { uid, name: p.name, namespace: p.namespace, sandbox: p.sandbox ? { ...p.sandbox } : null, containers };
+  }
+
+  /** The pod object the runtime last saw for this UID (container labels). */
+  podOf(uid: UID): Pod | undefined {
+    return this.pods.get(uid)?.pod;
+  }
+
+  /** Every pod UID the runtime holds anything for, sorted. */
+  podUIDs(): UID[] {
+    return [...this.pods.keys()].sort();
+  }
+
+  /** The running instances of a pod, in creation order. */
+  runningContainers(uid: UID): RuntimeContainer[] {
+    return (this.pods.get(uid)?.containers ?? []).filter((c) => c.running);
+  }
+
+  hasRunningContainers(uid: UID): boolean {
+    return this.pods.get(uid)?.containers.some((c) => c.running) ?? false;
+  }
+
+  container(id: string): RuntimeContainer | undefined {
+    return this.byID.get(id);
+  }
+
+  /** Every instance of a pod, in creation order (tests, invariants). */
+  containersOf(uid: UID): readonly RuntimeContainer[] {
+    return this.pods.get(uid)?.containers ?? [];
+  }
+}

@@ -1,0 +1,172 @@
+// pkg/kubelet/pod basicManager: the kubelet's desired pods and mirror pods, and the translation
+// between a static pod's UID and its mirror pod's UID.
+//
+// Pods are stored by reference (as upstream stores pointers): the manager neither copies nor
+// freezes what it is given. Lists are returned sorted by UID, never in Map insertion order.
+import { isMirrorPod, isStaticPod, podFullName, podUID, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from '../model/pod.js';
+import type { Pod, UID } from '../model/pod.js';
+import type { PodManagerApi } from './api.js';
+
+function byUID(a: Pod, b: Pod): number {
+  const x = podUID(a);
+  const y = podUID(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export class PodManager implements PodManagerApi {
+  /** Regular (non-mirror) pods by UID. */
+  private podByUID = new Map<UID, Pod>();
+  /** Mirror pods by UID. */
+  private mirrorPodByUID = new Map<UID, Pod>();
+  /** Regular pods by full name "name_namespace". */
+  private podByFullName = new Map<string, Pod>();
+  /** Mirror pods by full name. */
+  private mirrorPodByFullName = new Map<string, Pod>();
+  /** Mirror pod UID → static pod UID. */
+  private translationByUID = new Map<UID, UID>();
+
+  constructor(pods: Iterable<Pod> = []) {
+    this.updatePodsInternal(pods);
+  }
+
+  /** SetPods: replace everything with these pods. */
+  setPods(pods: Iterable<Pod>): void {
+    this.podByUID.clear();
+    this.mirrorPodByUID.clear();
+    this.podByFullName.clear();
+    this.mirrorPodByFullName.clear();
+    this.translationByUID.clear();
+    this.updatePodsInternal(pods);
+  }
+
+  /** AddPod (same as UpdatePod upstream). */
+  addPod(pod: Pod): void {
+    this.updatePodsInternal([pod]);
+  }
+
+  /** UpdatePod */
+  updatePod(pod: Pod): void {
+    this.updatePodsInternal([pod]);
+  }
+
+  /** updatePodsInternal: index each pod; a translation is recorded when a mirror pod and a regular
+   *  pod share a full name, whichever of the two arrives second. */
+  private updatePodsInternal(pods: Iterable<Pod>): void {
+    for (const pod of pods) {
+      const fullName = podFullName(pod);
+      const uid = podUID(pod);
+      if (isMirrorPod(pod)) {
+        this.mirrorPodByUID.set(uid, pod);
+        this.mirrorPodByFullName.set(fullName, pod);
+        const p = this.podByFullName.get(fullName);
+        if (p) this.translationByUID.set(uid, podUID(p));
+      } else {
+        this.podByUID.set(uid, pod);
+        this.podByFullName.set(fullName, pod);
+        const m = this.mirrorPodByFullName.get(fullName);
+        if (m) this.translationByUID.set(podUID(m), uid);
+      }
+    }
+  }
+
+  /** DeletePod: a mirror pod takes its translation with it; a regular (static) pod leaves the
+   *  translation in place. */
+  removePod(pod: Pod): void {
+    const fullName = podFullName(pod);
+    const uid = podUID(pod);
+    if (isMirrorPod(pod)) {
+      this.mirrorPodByUID.delete(uid);
+      this.mirrorPodByFullName.delete(fullName);
+      this.translationByUID.delete(uid);
+    } else {
+      this.podByUID.delete(uid);
+      this.podByFullName.delete(fullName);
+    }
+  }
+
+  /** DeletePod, upstream's name. */
+  deletePod(pod: Pod): void {
+    this.removePod(pod);
+  }
+
+  /** GetPods: every regular pod, sorted by UID. */
+  getPods(): Pod[] {
+    return [...this.podByUID.values()].sort(byUID);
+  }
+
+  /** Every mirror pod, sorted by UID. */
+  getMirrorPods(): Pod[] {
+    return [...this.mirrorPodByUID.values()].sort(byUID);
+  }
+
+  /** GetPodsAndMirrorPods */
+  getPodsAndMirrorPods(): { pods: Pod[]; mirrorPods: Pod[] } {
+    return { pods: this.getPods(), mirrorPods: this.getMirrorPods() };
+  }
+
+  /** GetPodByUID: regular pods only; a mirror UID is never found here. */
+  getPodByUID(uid: UID): Pod | undefined {
+    return this.podByUID.get(uid);
+  }
+
+  /** GetPodByFullName: regular pods only. */
+  getPodByFullName(fullName: string): Pod | undefined {
+    return this.podByFullName.get(fullName);
+  }
+
+  /** GetPodByName */
+  getPodByName(namespace: string, name: string): Pod | undefined {
+    return this.podByFullName.get(`${name}_${namespace}`);
+  }
+
+  /** GetMirrorPodByPod: the mirror pod with the same full name (for any pod). */
+  getMirrorPodByPod(pod: Pod): Pod | undefined {
+    return this.mirrorPodByFullName.get(podFullName(pod));
+  }
+
+  /** GetPodByMirrorPod: the regular pod with the mirror pod's full name. */
+  getPodByMirrorPod(mirror: Pod): Pod | undefined {
+    return this.podByFullName.get(podFullName(mirror));
+  }
+
+  /** The mirror pod with that UID (inspection). */
+  getMirrorPodByUID(uid: UID): Pod | undefined {
+    return this.mirrorPodByUID.get(uid);
+  }
+
+  /** TranslatePodUID: "" stays ""; a mirror UID with a translation becomes its static pod's UID;
+   *  anything else is returned unchanged. */
+  translatePodUID(uid: UID): UID {
+    if (uid === '') return uid;
+    return this.translationByUID.get(uid) ?? uid;
+  }
+
+  /** GetUIDTranslations: podToMirror holds "" for every static pod (in podByUID), overwritten by the
+   *  real translations; mirrorToPod is a copy of the translation map. */
+  getUIDTranslations(): { podToMirror: Map<UID, UID>; mirrorToPod: Map<UID, UID> } {
+    const podToMirror = new Map<UID, UID>();
+    const mirrorToPod = new Map<UID, UID>();
+    for (const [uid, pod] of this.podByUID) if (isStaticPod(pod)) podToMirror.set(uid, '');
+    for (const [mirror, pod] of this.translationByUID) {
+      mirrorToPod.set(mirror, pod);
+      podToMirror.set(pod, mirror);
+    }
+    return { podToMirror, mirrorToPod };
+  }
+
+  /** GetOrphanedMirrorPodNames: full names of mirror pods without a regular pod, sorted. */
+  getOrphanedMirrorPodNames(): string[] {
+    const out: string[] = [];
+    for (const fullName of this.mirrorPodByFullName.keys()) if (!this.podByFullName.has(fullName)) out.push(fullName);
+    return out.sort();
+  }
+
+  /** IsMirrorPodOf: same name and namespace, and the mirror's config.mirror annotation equals the
+   *  static pod's config.hash annotation. */
+  isMirrorPodOf(mirror: Pod, pod: Pod): boolean {
+    if (pod.metadata?.name !== mirror.metadata?.name || pod.metadata?.namespace !== mirror.metadata?.namespace) return false;
+    const hash = mirror.metadata?.annotations?.[ANNOTATION_CONFIG_MIRROR];
+    if (hash === undefined) return false;
+    return hash === pod.metadata?.annotations?.[ANNOTATION_CONFIG_HASH];
+  }
+}

@@ -1,0 +1,141 @@
+// The pod-condition generators of pkg/kubelet/status/generate.go, both generations.
+// Classic = v1.19/v1.20; current = v1.29+ (sidecars, PodFailed on ContainersReady, "any regular
+// container started" proves initialization). The conditions carry no timestamps: the status manager
+// stamps lastTransitionTime when it caches them.
+import type { ContainerStatus, PodCondition, PodSpec } from '../../model/pod.js';
+import { getContainerStatus, getPodConditionIndex, isRestartableInitContainer } from './conditions.js';
+import { ContainersReady, PodInitialized, PodReady, PodReadyToStartContainers, type Generation, type StatusFeatureGates } from './types.js';
+
+export const UnknownContainerStatuses = 'UnknownContainerStatuses';
+export const PodCompleted = 'PodCompleted';
+export const PodFailed = 'PodFailed';
+export const ContainersNotReady = 'ContainersNotReady';
+export const ContainersNotInitialized = 'ContainersNotInitialized';
+export const ReadinessGatesNotReady = 'ReadinessGatesNotReady';
+
+/** Go's fmt %s of a []string: "[a b]". */
+function goList(names: string[]): string {
+  return `[${names.join(' ')}]`;
+}
+
+function cond(type: string, status: string, reason?: string, message?: string): PodCondition {
+  const c: PodCondition = { type, status };
+  if (reason) c.reason = reason;
+  if (message) c.message = message;
+  return c;
+}
+
+/** generateContainersReadyConditionForTerminalPhase (current): False with PodFailed / PodCompleted. */
+export function generateContainersReadyConditionForTerminalPhase(phase: string | undefined): PodCondition {
+  return cond(ContainersReady, 'False', phase === 'Failed' ? PodFailed : phase === 'Succeeded' ? PodCompleted : undefined);
+}
+
+/** generatePodReadyConditionForTerminalPhase (current): False with PodFailed / PodCompleted. */
+export function generatePodReadyConditionForTerminalPhase(phase: string | undefined): PodCondition {
+  return cond(PodReady, 'False', phase === 'Failed' ? PodFailed : phase === 'Succeeded' ? PodCompleted : undefined);
+}
+
+/** GenerateContainersReadyCondition. `containerStatuses` undefined is Go's nil (an empty list is not).
+ *  Current: restartable init containers (sidecars) must be ready too, and phase Failed gives PodFailed. */
+export function generateContainersReadyCondition(
+  spec: PodSpec | undefined,
+  containerStatuses: readonly ContainerStatus[] | undefined,
+  phase: string | undefined,
+  gen: Generation,
+  gates?: StatusFeatureGates,
+): PodCondition {
+  if (containerStatuses === undefined || containerStatuses === null) return cond(ContainersReady, 'False', UnknownContainerStatuses);
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  const visit = (name: string) => {
+    const s = getContainerStatus(containerStatuses, name);
+    if (!s) unknown.push(name);
+    else if (!s.ready) unready.push(name);
+  };
+  if (gen === 'current') {
+    for (const c of spec?.initContainers ?? []) if (isRestartableInitContainer(c, gen, gates)) visit(c.name);
+  }
+  for (const c of spec?.containers ?? []) visit(c.name);
+
+  if (phase === 'Succeeded' && unknown.length === 0) {
+    return gen === 'current' ? generateContainersReadyConditionForTerminalPhase(phase) : cond(ContainersReady, 'False', PodCompleted);
+  }
+  if (gen === 'current' && phase === 'Failed') return generateContainersReadyConditionForTerminalPhase(phase);
+
+  const msgs: string[] = [];
+  if (unknown.length > 0) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (unready.length > 0) msgs.push(`containers with unready status: ${goList(unready)}`);
+  if (msgs.length > 0) return cond(ContainersReady, 'False', ContainersNotReady, msgs.join(', '));
+  return cond(ContainersReady, 'True');
+}
+
+/** GeneratePodReadyCondition: ContainersReady's verdict, then the readiness gates, looked up in
+ *  `conditions` (missing, or not "True", makes Ready False with ReadinessGatesNotReady). */
+export function generatePodReadyCondition(
+  spec: PodSpec | undefined,
+  conditions: readonly PodCondition[] | undefined,
+  containerStatuses: readonly ContainerStatus[] | undefined,
+  phase: string | undefined,
+  gen: Generation,
+  gates?: StatusFeatureGates,
+): PodCondition {
+  const cr = generateContainersReadyCondition(spec, containerStatuses, phase, gen, gates);
+  if (cr.status !== 'True') return cond(PodReady, cr.status, cr.reason, cr.message);
+  const msgs: string[] = [];
+  for (const rg of spec?.readinessGates ?? []) {
+    const i = getPodConditionIndex(conditions, rg.conditionType);
+    if (i < 0) msgs.push(`corresponding condition of pod readiness gate "${rg.conditionType}" does not exist.`);
+    else if (conditions![i].status !== 'True') msgs.push(`the status of pod readiness gate "${rg.conditionType}" is not "True", but ${conditions![i].status}`);
+  }
+  if (msgs.length > 0) return cond(PodReady, 'False', ReadinessGatesNotReady, msgs.join(', '));
+  return cond(PodReady, 'True');
+}
+
+/** kubecontainer.HasAnyRegularContainerStarted (current): a spec container running or terminated. */
+export function hasAnyRegularContainerStarted(spec: PodSpec | undefined, statuses: readonly ContainerStatus[] | undefined): boolean {
+  if (!statuses || statuses.length === 0) return false;
+  const names = new Set((spec?.containers ?? []).map((c) => c.name));
+  for (const s of statuses) {
+    if (!names.has(s.name)) continue;
+    if (s.state?.running || s.state?.terminated) return true;
+  }
+  return false;
+}
+
+/** GeneratePodInitializedCondition. Classic: every init container ready. Current: regular init
+ *  containers ready, sidecars started; and any regular container having started proves it. */
+export function generatePodInitializedCondition(
+  spec: PodSpec | undefined,
+  containerStatuses: readonly ContainerStatus[] | undefined,
+  phase: string | undefined,
+  gen: Generation,
+  gates?: StatusFeatureGates,
+): PodCondition {
+  const inits = spec?.initContainers ?? [];
+  if ((containerStatuses === undefined || containerStatuses === null) && inits.length > 0) {
+    return cond(PodInitialized, 'False', UnknownContainerStatuses);
+  }
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = getContainerStatus(containerStatuses, c.name);
+    if (!s) {
+      unknown.push(c.name);
+      continue;
+    }
+    const initialized = gen === 'current' && isRestartableInitContainer(c, gen, gates) ? s.started === true : s.ready === true;
+    if (!initialized) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return cond(PodInitialized, 'True', PodCompleted);
+  if (gen === 'current' && hasAnyRegularContainerStarted(spec, containerStatuses)) return cond(PodInitialized, 'True');
+  const msgs: string[] = [];
+  if (unknown.length > 0) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (incomplete.length > 0) msgs.push(`containers with incomplete status: ${goList(incomplete)}`);
+  if (msgs.length > 0) return cond(PodInitialized, 'False', ContainersNotInitialized, msgs.join(', '));
+  return cond(PodInitialized, 'True');
+}
+
+/** GeneratePodReadyToStartContainersCondition (current): True once the sandbox exists with networking. */
+export function generatePodReadyToStartContainersCondition(sandboxReady: boolean): PodCondition {
+  return cond(PodReadyToStartContainers, sandboxReady ? 'True' : 'False');
+}

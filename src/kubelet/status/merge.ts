@@ -1,0 +1,74 @@
+// mergePodStatus (status_manager.go): what the kubelet sends, given the apiserver's status.
+import { isPodPhaseTerminal, type PodCondition, type PodStatus } from '../../model/pod.js';
+import {
+  getPodCondition,
+  isConditionTrue,
+  podConditionByKubelet,
+  podConditionSharedByKubelet,
+  replaceOrAppendPodCondition,
+  updatePodCondition,
+} from './conditions.js';
+import { generateContainersReadyConditionForTerminalPhase, generatePodReadyConditionForTerminalPhase } from './generate.js';
+import { updateLastTransitionTime } from './transition.js';
+import { ContainersReady, DisruptionTarget, PodReady, type Generation, type StatusFeatureGates } from './types.js';
+
+export interface MergeOptions {
+  /** current: podDeletionSafety.PodCouldHaveRunningContainers(pod) for the API pod. */
+  couldHaveRunningContainers?: boolean;
+  gates?: StatusFeatureGates;
+  /** metav1.Now(): stamps a re-sent DisruptionTarget and the forced Ready/ContainersReady False. */
+  now?: string;
+}
+
+/** mergePodStatus. Classic (2 args): `newStatus` with its conditions replaced by the non-kubelet
+ *  conditions of `oldStatus` followed by the kubelet-owned ones of `newStatus`. Current: the same,
+ *  plus DisruptionTarget only on the terminal transition once no container may run, the API's
+ *  resourceClaimStatuses kept, the terminal phase (with reason and message) held back while containers
+ *  may run, and Ready/ContainersReady forced False on a terminal phase. Neither input is modified. */
+export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: Generation, opts: MergeOptions = {}): PodStatus {
+  const gates = opts.gates;
+  let conditions: PodCondition[] = [];
+  for (const c of oldStatus.conditions ?? []) if (!podConditionByKubelet(c.type, gen, gates)) conditions.push(c);
+
+  if (gen === 'classic') {
+    for (const c of newStatus.conditions ?? []) if (podConditionByKubelet(c.type, gen, gates)) conditions.push(c);
+    return { ...newStatus, conditions };
+  }
+
+  const now = opts.now ?? '';
+  const couldHaveRunningContainers = opts.couldHaveRunningContainers ?? false;
+  const toTerminal = !isPodPhaseTerminal(oldStatus.phase) && isPodPhaseTerminal(newStatus.phase);
+  let out: PodStatus = newStatus;
+  for (const c of newStatus.conditions ?? []) {
+    if (podConditionByKubelet(c.type, gen, gates)) {
+      conditions.push(c);
+    } else if (podConditionSharedByKubelet(c.type, gen, gates)) {
+      if (c.type === DisruptionTarget && toTerminal && !couldHaveRunningContainers) {
+        // Re-stamp: the time set when it was cached is stale, sending it was held back.
+        out = updateLastTransitionTime(out, oldStatus, c.type, now);
+        const dt = getPodCondition(out, c.type);
+        if (dt) conditions = replaceOrAppendPodCondition(conditions, dt);
+      }
+    }
+  }
+  out = { ...out, conditions };
+  if (oldStatus.resourceClaimStatuses !== undefined) out.resourceClaimStatuses = oldStatus.resourceClaimStatuses;
+  else delete out.resourceClaimStatuses;
+
+  if (toTerminal && couldHaveRunningContainers) {
+    setOrDelete(out, 'phase', oldStatus.phase);
+    setOrDelete(out, 'reason', oldStatus.reason);
+    setOrDelete(out, 'message', oldStatus.message);
+  }
+
+  if (isPodPhaseTerminal(out.phase) && (isConditionTrue(out, PodReady) || isConditionTrue(out, ContainersReady))) {
+    out.conditions = updatePodCondition(out.conditions, generateContainersReadyConditionForTerminalPhase(out.phase), now);
+    out.conditions = updatePodCondition(out.conditions, generatePodReadyConditionForTerminalPhase(out.phase), now);
+  }
+  return out;
+}
+
+function setOrDelete(s: PodStatus, key: 'phase' | 'reason' | 'message', v: string | undefined): void {
+  if (v === undefined) delete s[key];
+  else s[key] = v;
+}

@@ -1,0 +1,153 @@
+// Go value semantics for pod statuses held as JSON-shaped TypeScript objects.
+//
+// A Go v1.PodStatus always has every non-pointer field (zero when unset); a TypeScript status may
+// simply lack it. Two helpers bridge that:
+//   - semanticDeepEqual: apimachinery's Semantic.DeepEqual (nil == empty slice/map, metav1.Time
+//     compared by instant), treating a missing non-pointer field as its zero value;
+//   - goJsonPodStatus: the shape encoding/json gives a v1.PodStatus (omitempty fields dropped,
+//     non-omitempty zeros present, metav1.Time at whole seconds), used to build status patches so
+//     that two statuses Go would marshal identically produce no diff here either.
+import { formatRfc3339, parseRfc3339 } from '../../model/time.js';
+import type { ContainerStatus, PodStatus } from '../../model/pod.js';
+
+/** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. */
+const POINTER_KEYS = new Set(['startTime', 'running', 'waiting', 'terminated', 'started', 'resources', 'user', 'stopSignal']);
+/** metav1.Time fields of a pod status. */
+const TIME_KEYS = new Set(['startTime', 'lastProbeTime', 'lastTransitionTime', 'startedAt', 'finishedAt']);
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** True when a value of field `key` is what Go would hold for an unset field (nil or zero). */
+function isZero(v: unknown, key: string): boolean {
+  if (v === undefined || v === null) return true;
+  if (POINTER_KEYS.has(key)) return false;
+  switch (typeof v) {
+    case 'string':
+      return v === '' || (v === GO_ZERO_TIME && TIME_KEYS.has(key));
+    case 'boolean':
+      return v === false;
+    case 'number':
+      return v === 0;
+    case 'object': {
+      if (Array.isArray(v)) return v.length === 0;
+      const o = v as Record<string, unknown>;
+      for (const k in o) if (!isZero(o[k], k)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function sameInstant(a: string, b: string): boolean {
+  const x = parseRfc3339(a);
+  return x !== undefined && x === parseRfc3339(b);
+}
+
+/** apiequality.Semantic.DeepEqual over JSON-shaped values (see the file comment). */
+export function semanticDeepEqual(a: unknown, b: unknown, key = ''): boolean {
+  if (a === b) return true;
+  const az = isZero(a, key);
+  const bz = isZero(b, key);
+  if (az || bz) return az && bz;
+  if (typeof a !== typeof b) return false;
+  if (typeof a === 'string') return TIME_KEYS.has(key) && sameInstant(a, b as string);
+  if (typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!semanticDeepEqual(a[i], b[i], key)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k in ao) if (!semanticDeepEqual(ao[k], bo[k], k)) return false;
+  for (const k in bo) if (!(k in ao) && !isZero(bo[k], k)) return false;
+  return true;
+}
+
+/** Plain structural equality of JSON values (undefined members count as absent). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k in ao) if (ao[k] !== undefined && !jsonEqual(ao[k], bo[k])) return false;
+  for (const k in bo) if (bo[k] !== undefined && !(k in ao && ao[k] !== undefined)) return false;
+  return true;
+}
+
+/** metav1.Time's JSON form: RFC 3339 at whole seconds (sub-second precision is lost on the wire). */
+function goJsonTime(s: string): string | undefined {
+  const ms = parseRfc3339(s);
+  if (ms === undefined) return s;
+  const out = formatRfc3339(Math.floor(ms / 1000) * 1000);
+  return out === GO_ZERO_TIME ? undefined : out;
+}
+
+/** Drop what omitempty drops (zero values of non-pointer fields), keep pointer fields even when they
+ *  point at a zero value, and put metav1.Time at whole seconds. Returns undefined for "omitted". */
+function goJsonValue(v: unknown, key: string): unknown {
+  if (v === undefined || v === null) return undefined;
+  const ptr = POINTER_KEYS.has(key);
+  if (typeof v === 'string') {
+    if (TIME_KEYS.has(key)) return goJsonTime(v);
+    return v === '' && !ptr ? undefined : v;
+  }
+  if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !ptr ? undefined : v;
+  if (typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return undefined;
+    // Elements are never omitted: a zero struct is {}, a scalar stays as it is.
+    return v.map((e) => (e !== null && typeof e === 'object' ? (goJsonValue(e, key) ?? {}) : e));
+  }
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const k in o) {
+    const x = goJsonValue(o[k], k);
+    if (x !== undefined) {
+      out[k] = x;
+      any = true;
+    }
+  }
+  if (key === 'containerStatuses' || key === 'initContainerStatuses' || key === 'ephemeralContainerStatuses') {
+    return goJsonContainerStatus(out);
+  }
+  if (key === 'conditions') {
+    out.type ??= '';
+    out.status ??= '';
+    return out;
+  }
+  if (key === 'terminated') {
+    out.exitCode ??= 0;
+    return out;
+  }
+  if (!any && !ptr) return undefined;
+  return out;
+}
+
+/** v1.ContainerStatus always carries name, state, lastState, ready, restartCount, image, imageID. */
+function goJsonContainerStatus(o: Record<string, unknown>): ContainerStatus {
+  return {
+    name: (o.name as string) ?? '',
+    state: (o.state as object) ?? {},
+    lastState: (o.lastState as object) ?? {},
+    ready: (o.ready as boolean) ?? false,
+    restartCount: (o.restartCount as number) ?? 0,
+    image: (o.image as string) ?? '',
+    imageID: (o.imageID as string) ?? '',
+    ...o,
+  } as ContainerStatus;
+}
+
+/** The JSON form encoding/json gives a v1.PodStatus (see the file comment). Pure; returns a new object. */
+export function goJsonPodStatus(s: PodStatus | undefined): PodStatus {
+  return (goJsonValue(s ?? {}, '') as PodStatus | undefined) ?? {};
+}

@@ -1,0 +1,43 @@
+// Shared vocabulary of the status-manager port: which kubelet generation a function follows, the
+// feature gates that change status behaviour, and the upstream constants.
+import type { ContainerState } from '../../model/pod.js';
+
+/** classic = the v1.19/v1.20 status manager (shape kept until v1.26); current = v1.27+ (baseline v1.31). */
+export type Generation = 'classic' | 'current';
+
+export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
+
+/** The gates that change status behaviour. A gate left out takes the generation's default
+ *  (off in classic, on in current), as scenario-format.md says. Structurally compatible with
+ *  KubeletConfig.featureGates. */
+export type StatusFeatureGates = Partial<Record<StatusFeatureGate, boolean>>;
+
+/** Is the gate on for this generation? */
+export function gateEnabled(gen: Generation, gates: StatusFeatureGates | undefined, gate: StatusFeatureGate): boolean {
+  const v = gates?.[gate];
+  return v === undefined ? gen === 'current' : v;
+}
+
+/** kubecontainer.MaxPodTerminationMessageLogLength: 12 KiB for the whole pod. */
+export const MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH = 1024 * 12;
+
+/** kubecontainer.ContainerReasonStatusUnknown */
+export const CONTAINER_REASON_STATUS_UNKNOWN = 'ContainerStatusUnknown';
+export const CONTAINER_STATUS_UNKNOWN_MESSAGE = 'The container could not be located when the pod was terminated';
+
+/** The state TerminatePod writes for a container it cannot account for (exit 137, no timestamps). */
+export const UNKNOWN_TERMINATED_STATE: ContainerState = Object.freeze({
+  terminated: Object.freeze({
+    exitCode: 137,
+    reason: CONTAINER_REASON_STATUS_UNKNOWN,
+    message: CONTAINER_STATUS_UNKNOWN_MESSAGE,
+  }),
+}) as ContainerState;
+
+// Condition types (v1.PodConditionType).
+export const PodScheduled = 'PodScheduled';
+export const PodReady = 'Ready';
+export const PodInitialized = 'Initialized';
+export const ContainersReady = 'ContainersReady';
+export const PodReadyToStartContainers = 'PodReadyToStartContainers';
+export const DisruptionTarget = 'DisruptionTarget';

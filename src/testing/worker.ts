@@ -1,0 +1,16 @@
+// Worker-thread entry of `kss test`: receives case specs, answers with case results. Each case
+// loads its scenario by path and runs it here, so the main thread only schedules and reports.
+import { parentPort } from 'node:worker_threads';
+import { runCase } from './case.js';
+import type { CaseSpec } from './types.js';
+
+export interface WorkerRequest {
+  spec: CaseSpec;
+}
+
+const port = parentPort;
+if (port !== null) {
+  port.on('message', (msg: WorkerRequest) => {
+    port.postMessage({ id: msg.spec.id, result: runCase(msg.spec) });
+  });
+}

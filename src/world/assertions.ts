@@ -1,0 +1,116 @@
+// Evaluating a scenario's expectations (scenario-format.md "Assertions") against a World.
+import { isStaticPod, type PodStatus } from '../model/pod.js';
+import type { Assertion } from '../scenario/types.js';
+import { match, type Mismatch } from './match.js';
+import type { TraceRecord } from './tracer.js';
+import type { World } from './world.js';
+
+export interface AssertionResult {
+  index: number;
+  kind: Assertion['kind'];
+  line: number;
+  col: number;
+  ok: boolean;
+  /** What was expected and what happened, in words. */
+  message: string;
+  atMs?: number;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const s = JSON.stringify(v);
+  return s.length > 400 ? s.slice(0, 397) + '...' : s;
+}
+
+function mismatchText(what: string, m: Mismatch): string {
+  return `${what}${m.path ? ' at ' + m.path : ''}: expected ${show(m.expected)}, got ${show(m.actual)}`;
+}
+
+function inWindow(r: TraceRecord, fromMs?: number, toMs?: number): boolean {
+  return (fromMs === undefined || r.t >= fromMs) && (toMs === undefined || r.t <= toMs);
+}
+
+/** Point-in-time assertions (apiserver, kubelet) read live state: evaluate them at their instant. */
+export function isPointInTime(a: Assertion): boolean {
+  return a.kind === 'apiserver' || a.kind === 'kubelet';
+}
+
+export function evaluateNow(w: World, a: Assertion): AssertionResult {
+  const base = { index: a.index, kind: a.kind, line: a.pos.line, col: a.pos.col, atMs: 'atMs' in a ? a.atMs : undefined };
+  const fail = (message: string): AssertionResult => ({ ...base, ok: false, message });
+  const pass = (message: string): AssertionResult => ({ ...base, ok: true, message });
+  switch (a.kind) {
+    case 'apiserver': {
+      const obj = w.apiPod(a.pod);
+      const exists = obj !== undefined;
+      if (a.exists !== undefined && a.exists !== exists) return fail(`apiserver object ${a.pod}: expected exists=${a.exists}, got exists=${exists}`);
+      if (!exists) {
+        if (a.uid !== undefined || a.status !== undefined || a.deletionTimestamp !== undefined) return fail(`apiserver object ${a.pod} does not exist`);
+        return pass(`apiserver has no ${a.pod}`);
+      }
+      if (a.uid !== undefined && obj.metadata?.uid !== a.uid) return fail(`apiserver object ${a.pod}: expected uid ${a.uid}, got ${obj.metadata?.uid}`);
+      if (a.deletionTimestamp !== undefined) {
+        const set = obj.metadata?.deletionTimestamp != null;
+        if ((a.deletionTimestamp === 'set') !== set) return fail(`apiserver object ${a.pod}: expected deletionTimestamp ${a.deletionTimestamp}, got ${set ? obj.metadata!.deletionTimestamp : 'unset'}`);
+      }
+      if (a.status !== undefined) {
+        const m = match(a.status, obj.status ?? {}, 'status');
+        if (m) return fail(mismatchText(`apiserver object ${a.pod}`, m));
+      }
+      return pass(`apiserver object ${a.pod} matches`);
+    }
+    case 'kubelet': {
+      const kl = w.kubelet;
+      const pod = w.kubeletPod(a.pod);
+      const uid = pod?.metadata?.uid;
+      const entry = kl && uid ? kl.statusManager.cachedEntry(uid) : undefined;
+      if (a.cached !== undefined && a.cached !== (entry !== undefined)) return fail(`kubelet cache for ${a.pod}: expected cached=${a.cached}, got cached=${entry !== undefined}`);
+      if (a.version !== undefined && entry?.version !== a.version) return fail(`kubelet cache for ${a.pod}: expected version ${a.version}, got ${entry?.version ?? 'no entry'}`);
+      if (a.apiStatusVersion !== undefined) {
+        let apiUID = uid;
+        if (pod && isStaticPod(pod) && kl) apiUID = kl.podManager.getMirrorPodByPod(pod)?.metadata?.uid;
+        const v = kl && apiUID ? kl.statusManager.apiStatusVersion(apiUID) : undefined;
+        if (v !== a.apiStatusVersion) return fail(`kubelet apiStatusVersions for ${a.pod}: expected ${a.apiStatusVersion}, got ${v ?? 'none'}`);
+      }
+      if (a.status !== undefined) {
+        if (entry === undefined) return fail(`kubelet cache for ${a.pod}: no entry to match status against`);
+        const m = match(a.status, entry.status as PodStatus, 'status');
+        if (m) return fail(mismatchText(`kubelet cache for ${a.pod}`, m));
+      }
+      return pass(`kubelet cache for ${a.pod} matches`);
+    }
+    case 'requests': {
+      const verbs = w.trace.filter((r) => r.type === 'api.request' && r.pod === a.pod && inWindow(r, a.fromMs, a.toMs)).map((r) => String(r.verb));
+      if (a.verbs !== undefined && (verbs.length !== a.verbs.length || verbs.some((v, i) => v !== a.verbs![i]))) {
+        return fail(`requests for ${a.pod}: expected [${a.verbs.join(', ')}], got [${verbs.join(', ')}]`);
+      }
+      if (a.count !== undefined) {
+        for (const [verb, n] of Object.entries(a.count)) {
+          const got = verbs.filter((v) => v === verb).length;
+          if (got !== n) return fail(`requests for ${a.pod}: expected ${n} ${verb}, got ${got} (all: [${verbs.join(', ')}])`);
+        }
+      }
+      return pass(`requests for ${a.pod}: [${verbs.join(', ')}]`);
+    }
+    case 'log': {
+      const n = w.trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
+      if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
+      return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
+    }
+    case 'events': {
+      const hits = w.trace.filter((r) => r.type === a.type && (a.pod === undefined || r.pod === a.pod) && inWindow(r, a.fromMs, a.toMs) && (a.where === undefined || match(a.where, r) === undefined));
+      const n = hits.length;
+      if (a.count !== undefined && n !== a.count) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count}, got ${n}`);
+      if (a.min !== undefined && n < a.min) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected at least ${a.min}, got ${n}`);
+      if (a.count === undefined && a.min === undefined && n === 0) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected at least 1, got 0`);
+      return pass(`events ${a.type}: ${n}`);
+    }
+    case 'violation': {
+      const n = w.trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
+      if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
+      return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
+    }
+    case 'converged':
+      throw new Error('converged is evaluated by the convergence tracker');
+  }
+}

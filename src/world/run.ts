@@ -1,0 +1,169 @@
+// runScenario: set up a World, run it to the end, evaluate expectations and invariants, and return
+// a verdict with the trace. The library entry point (`import { runScenario } from 'kss'`).
+import { isStaticPod } from '../model/pod.js';
+import type { Assertion, Scenario, Variant } from '../scenario/types.js';
+import { isPodStatusByKubeletEqual, normalizeStatus } from '../kubelet/status/index.js';
+import { createInvariantCheckers, type InvariantChecker } from '../invariants/index.js';
+import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
+import type { TraceRecord } from './tracer.js';
+import { World, type WorldOptions } from './world.js';
+
+export const TOOL_VERSION = '0.1.0';
+
+export interface RunOptions extends WorldOptions {}
+
+export interface RunResult {
+  scenario: { name: string; file: string; sha256: string };
+  seed: number;
+  variant: Variant;
+  untilMs: number;
+  verdict: 'pass' | 'fail';
+  /** How the run ended: at `until`, idle (nothing left to do), or stopped by the event limit. */
+  end: 'until' | 'idle' | 'stopped' | 'runaway';
+  endMessage?: string;
+  assertions: AssertionResult[];
+  /** Invariant violations no `violation` assertion expected. */
+  unexpectedViolations: TraceRecord[];
+  stepErrors: Array<{ index: number; line: number; message: string }>;
+  events: number;
+  traceEvents: number;
+  trace: readonly TraceRecord[];
+  world: World;
+}
+
+export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs'>): Record<string, unknown> {
+  return { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file: r.scenario.file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs };
+}
+
+export function traceSummary(r: RunResult): Record<string, unknown> {
+  return {
+    type: 'summary',
+    verdict: r.verdict,
+    end: r.end,
+    events: r.events,
+    traceEvents: r.traceEvents,
+    failed: r.assertions.filter((a) => !a.ok).map((a) => a.index),
+    violations: r.unexpectedViolations.length,
+  };
+}
+
+/** Tracks the `converged` assertions: from their deadline on, every cached status must equal its
+ *  apiserver status (as the kubelet judges equality) at the end of every instant. */
+class ConvergenceTracker {
+  private readonly pending: Array<{ a: Assertion & { kind: 'converged' }; deadline: number; broken?: string }> = [];
+  constructor(private readonly w: World, assertions: Assertion[], lastStepMs: number) {
+    for (const a of assertions) if (a.kind === 'converged') this.pending.push({ a, deadline: lastStepMs + a.withinMs });
+  }
+  get active(): boolean {
+    return this.pending.length > 0;
+  }
+  check(t: number): void {
+    for (const p of this.pending) {
+      if (p.broken !== undefined || t < p.deadline) continue;
+      const why = divergence(this.w);
+      if (why !== undefined) p.broken = `at ${t}ms: ${why}`;
+    }
+  }
+  results(): AssertionResult[] {
+    return this.pending.map((p) => ({
+      index: p.a.index,
+      kind: 'converged' as const,
+      line: p.a.pos.line,
+      col: p.a.pos.col,
+      ok: p.broken === undefined && this.w.untilMs >= p.deadline,
+      message:
+        p.broken !== undefined
+          ? `not converged within ${p.a.withinMs}ms of the last step: ${p.broken}`
+          : this.w.untilMs < p.deadline
+            ? `the run ended at ${this.w.untilMs}ms, before the convergence deadline ${p.deadline}ms`
+            : `converged by ${p.deadline}ms and stayed so`,
+    }));
+  }
+}
+
+/** Why the kubelet's cache and the apiserver disagree now, or undefined when they agree. */
+export function divergence(w: World): string | undefined {
+  const kl = w.kubelet;
+  if (kl === null) return 'the kubelet is down';
+  const variant = w.variant;
+  for (const uid of [...kl.statusManager.cachedUIDs()].sort()) {
+    const entry = kl.statusManager.cachedEntry(uid)!;
+    let pod = kl.podManager.getPodByUID(uid);
+    if (pod === undefined) continue;
+    if (isStaticPod(pod)) {
+      const mirror = kl.podManager.getMirrorPodByPod(pod);
+      if (mirror === undefined) return `static pod ${pod.metadata?.name} has no mirror pod`;
+      pod = mirror;
+    }
+    const api = w.apiserver.peek(pod.metadata!.namespace!, pod.metadata!.name!);
+    if (api === undefined || api.metadata?.uid !== pod.metadata?.uid) continue; // nothing to converge to
+    const apiStatus = normalizeStatus(api, api.status ?? {}, variant);
+    if (!isPodStatusByKubeletEqual(apiStatus, entry.status, variant)) return `${pod.metadata?.namespace}/${pod.metadata?.name} differs from the cached status (version ${entry.version})`;
+  }
+  return undefined;
+}
+
+export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
+  const w = new World(scenario, opts);
+  w.setup();
+  const byTime = new Map<number, Assertion[]>();
+  const atEnd: Assertion[] = [];
+  for (const a of scenario.expect) {
+    if (a.kind === 'converged' || a.kind === 'violation') continue;
+    const at = 'atMs' in a ? a.atMs : undefined;
+    if (at !== undefined && isPointInTime(a)) {
+      if (!byTime.has(at)) {
+        byTime.set(at, []);
+        w.engine.at(at, () => {}); // make the clock stop at that instant
+      }
+      byTime.get(at)!.push(a);
+    } else atEnd.push(a);
+  }
+  const results: AssertionResult[] = [];
+  const lastStep = scenario.timeline.reduce((m, s) => Math.max(m, s.atMs), 0);
+  const conv = new ConvergenceTracker(w, scenario.expect, lastStep);
+  const checkers: InvariantChecker[] = createInvariantCheckers(w, scenario.invariants);
+  const afterEvent = checkers.length ? () => { for (const c of checkers) c.afterEvent(); } : undefined;
+  const ended = w.run({
+    afterEvent,
+    endOfInstant: (t) => {
+      const due = byTime.get(t);
+      if (due) {
+        for (const a of due) results.push(evaluateNow(w, a));
+        byTime.delete(t);
+      }
+      if (conv.active) conv.check(t);
+      for (const c of checkers) c.endOfInstant?.(t);
+    },
+  });
+  for (const c of checkers) c.end();
+  // Assertions whose instant was never reached (the run ended first) are evaluated at the end.
+  for (const due of byTime.values()) for (const a of due) results.push(evaluateNow(w, a));
+  for (const a of atEnd) results.push(evaluateNow(w, a));
+  results.push(...conv.results());
+  for (const a of scenario.expect) if (a.kind === 'violation') results.push(evaluateNow(w, a));
+  results.sort((x, y) => x.index - y.index);
+
+  const expected = scenario.expect.filter((a): a is Assertion & { kind: 'violation' } => a.kind === 'violation');
+  const unexpectedViolations = w.trace.filter(
+    (r) => r.type === 'invariant.violation' && !expected.some((e) => e.invariant === r.invariant && (e.pod === undefined || e.pod === r.pod)),
+  );
+  const stepErrors = w.stepErrors.map((e) => ({ index: e.step.index, line: e.step.pos.line, message: e.message }));
+  const ok = ended.end !== 'runaway' && results.every((r) => r.ok) && unexpectedViolations.length === 0 && stepErrors.length === 0;
+  return {
+    scenario: { name: scenario.name, file: scenario.file, sha256: scenario.sha256 },
+    seed: w.seed,
+    variant: w.variant,
+    untilMs: w.untilMs,
+    verdict: ok ? 'pass' : 'fail',
+    end: ended.end,
+    endMessage: ended.message,
+    assertions: results,
+    unexpectedViolations,
+    stepErrors,
+    events: w.engine.events,
+    traceEvents: w.tracer.count,
+    trace: w.trace,
+    world: w,
+  };
+}
