@@ -1,10 +1,13 @@
 // `npm run bench [-- NAME...]`: one JSON object per line per case.
 // Wall-clock use is the point of a benchmark; this file is not simulation code.
 import { engineTimeouts } from './engine-timeouts.js';
+import { statusManager1000 } from './status-manager-1000.js';
 import type { BenchResult } from './types.js';
 
 const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'engine-timeouts': engineTimeouts,
+  'status-manager-1000': () => statusManager1000('current'),
+  'status-manager-1000-classic': () => statusManager1000('classic'),
 };
 
 async function main(): Promise<void> {

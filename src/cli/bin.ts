@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
+// A reader that goes away (`kss run x.yaml | head`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env);
 main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),

@@ -52,6 +52,10 @@ export function verdictText(r: RunResult, color: boolean): string[] {
 }
 
 export function runCommand(args: RunArgs, io: CliIO): number {
+  if (typeof args.scenario !== 'string' || args.scenario === '') {
+    io.stderr(`error USAGE: kss run needs a scenario file: kss run <scenario.yaml>\n`);
+    return EXIT_USAGE;
+  }
   const path = resolve(io.cwd, args.scenario);
   const loaded = loadScenarioFile(path);
   if (!loaded.ok) {

@@ -69,7 +69,8 @@ export class Feeds {
     for (let i = 0; i < ls.length; i++) ls[i](change);
   }
 
-  /** Every trace record of these types from now on (never the checkers' own violations). */
+  /** Every trace record of these types ('*': of any type) from now on, never the checkers' own
+   *  violations. */
   onTrace(types: readonly string[], l: TraceListener): void {
     for (const t of types) {
       let ls = this.traceByType.get(t);
@@ -79,8 +80,11 @@ export class Feeds {
     if (!this.traceInstalled) {
       this.traceInstalled = true;
       this.w.tracer.listeners.push((r) => {
+        if (r.type === 'invariant.violation') return;
         const ls = this.traceByType.get(r.type);
         if (ls !== undefined) for (let i = 0; i < ls.length; i++) ls[i](r);
+        const any = this.traceByType.get('*');
+        if (any !== undefined) for (let i = 0; i < any.length; i++) any[i](r);
       });
     }
   }

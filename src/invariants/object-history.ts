@@ -123,13 +123,21 @@ function transitionSecond(c: PodCondition): number | undefined {
 export const SAME_SECOND_GRACE_MS = 2000;
 
 /**
- * For every condition type in both versions (the first of each type): its lastTransitionTime must
- * change exactly when its status changes. Times are compared at whole seconds (metav1.Time's
- * resolution), and a version without a time for the condition is not judged (the time is being set
- * or cleared, not changed). One allowance: two transitions within one second share a
- * lastTransitionTime, so a status change that keeps it is accepted when the write lands before the
- * end of the second after it (`writeAbsMs` < LTT + SAME_SECOND_GRACE_MS); later, the time claims a
- * transition the object did not have.
+ * For every condition type in both versions (the first of each type): its lastTransitionTime
+ * changes when, and only to a time when, its status changes. The apiserver sees only the versions
+ * written, so the judgement is what two successive versions can prove:
+ *  - the status changed but the time did not: the new status claims the old transition's time.
+ *    Two transitions within one second do share a time (metav1.Time keeps whole seconds), so this
+ *    is accepted when the write lands before the end of the second after it (`writeAbsMs` <
+ *    LTT + SAME_SECOND_GRACE_MS);
+ *  - the time moved back (with or without a status change): a transition claimed before the one
+ *    the object already showed (BZ-15: a cached Ready=True re-published with its old time over a
+ *    newer Ready=False);
+ *  - the time moved forward while the status stayed: accepted. Transitions the apiserver never saw
+ *    do that (True → False → True between two writes, coalesced by the status manager or held
+ *    back by the client's rate limit), and two versions cannot tell them from an invented one.
+ * Times are compared at whole seconds; a version without a time for the condition (absent, empty,
+ * Go's zero time) is not judged: the time is being set or cleared, not changed.
  */
 export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number): string | undefined {
   const olds = prev.status?.conditions;
@@ -142,13 +150,12 @@ export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number
     const ot = transitionSecond(o);
     const nt = transitionSecond(n);
     if (ot === undefined || nt === undefined) continue;
-    const statusChanged = o.status !== n.status;
-    const timeChanged = ot !== nt;
-    if (statusChanged && !timeChanged && writeAbsMs >= ot + SAME_SECOND_GRACE_MS) {
-      return `condition ${n.type} went ${o.status} → ${n.status} but lastTransitionTime stayed ${n.lastTransitionTime}`;
+    if (nt < ot) {
+      const what = o.status === n.status ? `stayed ${n.status}` : `went ${o.status} → ${n.status}`;
+      return `condition ${n.type} ${what} but lastTransitionTime moved back ${o.lastTransitionTime} → ${n.lastTransitionTime}`;
     }
-    if (!statusChanged && timeChanged) {
-      return `condition ${n.type} stayed ${n.status} but lastTransitionTime moved ${o.lastTransitionTime} → ${n.lastTransitionTime}`;
+    if (o.status !== n.status && nt === ot && writeAbsMs >= ot + SAME_SECOND_GRACE_MS) {
+      return `condition ${n.type} went ${o.status} → ${n.status} but lastTransitionTime stayed ${n.lastTransitionTime}`;
     }
   }
   return undefined;

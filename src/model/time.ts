@@ -12,17 +12,32 @@ export function parseRfc3339(s: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Canonical RFC 3339 text of an absolute instant in ms. */
+let lastAbsMs = Number.NaN;
+let lastText = '';
+
+/** Canonical RFC 3339 text of an absolute instant in ms. (The status manager asks for "now" many
+ *  times per instant: the last answer is kept.) */
 export function formatRfc3339(absMs: number): string {
+  if (absMs === lastAbsMs) return lastText;
   const iso = new Date(absMs).toISOString(); // 2026-01-01T00:00:05.250Z
-  return iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+  lastAbsMs = absMs;
+  lastText = iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+  return lastText;
 }
+
+const truncated = new Map<string, string>();
 
 /** Truncate an RFC 3339 string to whole seconds (normalizeStatus's RFC3339 round-trip). */
 export function truncateToSeconds(s: string): string {
+  // Canonical whole-second text is already truncated.
+  if (s.length === 20 && s.charCodeAt(19) === 90 /* Z */) return s;
+  let out = truncated.get(s);
+  if (out !== undefined) return out;
   const ms = parseRfc3339(s);
-  if (ms === undefined) return s;
-  return formatRfc3339(Math.floor(ms / 1000) * 1000);
+  out = ms === undefined ? s : formatRfc3339(Math.floor(ms / 1000) * 1000);
+  if (truncated.size > 4096) truncated.clear();
+  truncated.set(s, out);
+  return out;
 }
 
 export class VClock {

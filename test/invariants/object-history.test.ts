@@ -139,16 +139,22 @@ describe('transition-time-honest', () => {
     ]);
   });
 
-  it('reports a lastTransitionTime that moves while the status stays', () => {
+  it('reports a lastTransitionTime that moves back, status kept or not (BZ-15)', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('True', at(1))] } }));
+    h.create(pod('q', { status: { phase: 'Running', conditions: [ready('True', at(1))] } }));
     h.check(['transition-time-honest']);
-    h.at(5000, () => h.patch('p', { conditions: [ready('True', at(5))] }));
+    h.at(5000, () => h.patch('p', { conditions: [ready('True', at(0))] }));
+    h.at(5000, () => h.patch('q', { conditions: [ready('False', at(5))] })); // the node controller: honest
+    h.at(9000, () => h.patch('q', { conditions: [ready('True', at(1))] })); // the stale cache re-published
     h.run(10_000);
-    expect(h.violations().map((r) => r.message)).toEqual([expect.stringContaining('stayed True but lastTransitionTime moved')]);
+    expect(h.violations().map((r) => [r.pod, r.message])).toEqual([
+      ['default/p', expect.stringContaining('condition Ready stayed True but lastTransitionTime moved back 2026-01-01T00:00:01Z → 2026-01-01T00:00:00Z')],
+      ['default/q', expect.stringContaining('condition Ready went False → True but lastTransitionTime moved back 2026-01-01T00:00:05Z → 2026-01-01T00:00:01Z')],
+    ]);
   });
 
-  it('holds for honest flips, sub-second spellings of one second, and times being set', () => {
+  it('holds for honest flips, sub-second spellings of one second, times being set, and transitions it did not see', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('False')] } }));
     h.check(['transition-time-honest']);
@@ -156,7 +162,8 @@ describe('transition-time-honest', () => {
     h.at(3000, () => h.patch('p', { conditions: [ready('True', at(3))] })); // flip, new time
     h.at(4000, () => h.patch('p', { conditions: [ready('True', at(3.4))] })); // same second, spelled with ms
     h.at(9000, () => h.patch('p', { conditions: [ready('False', at(9)), { type: 'Initialized', status: 'True', lastTransitionTime: at(9) }] }));
-    h.run(10_000);
+    h.at(12_000, () => h.patch('p', { conditions: [ready('False', at(11))] })); // False → True → False, the True never written
+    h.run(15_000);
     expect(h.violations()).toEqual([]);
   });
 

@@ -21,11 +21,12 @@ ${pods}  timeline:
 `;
 }
 it('bench', () => {
-  for (const inv of ['none', 'all', 'none', 'all']) {
+  for (const variant of ['current', 'classic'] as const) for (const inv of ['none', 'all', 'none', 'all', 'none', 'all']) {
     const r = loadScenario(text(inv));
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
     const t0 = performance.now();
-    const res = runScenario(r.scenario);
-    console.log(inv, Math.round(performance.now() - t0), 'ms', res.events, 'events', res.traceEvents, 'trace', res.verdict, JSON.stringify(res.unexpectedViolations.slice(0, 4).map((v) => [v.invariant, v.pod, v.t, v.message])), res.unexpectedViolations.length);
+    const res = runScenario(r.scenario, { variant });
+
+    console.log(variant, inv, Math.round(performance.now() - t0), 'ms', res.events, 'events', res.traceEvents, 'trace', res.verdict, JSON.stringify(res.unexpectedViolations.slice(0, 4).map((v) => [v.invariant, v.pod, v.t, v.message])), res.unexpectedViolations.length);
   }
 });

@@ -4,23 +4,31 @@
 // pods — for both generations (pkg/kubelet/kubelet.go, kubelet_pods.go, pod_workers.go,
 // kuberuntime/kuberuntime_manager.go).
 //
-// Restart-instant model. A container dies at F. The PLEG relists every plegRelistPeriod (from the
-// kubelet's start; a relist runs after the other events of its instant) and notices the death at
-// the first relist R ≥ F; that relist syncs the pod at once. The
-// first death restarts the container in that sync (no back-off entry yet). Later deaths find the
-// container in back-off: the start is skipped (CrashLoopBackOff, remembered in the reason cache so
-// the next generated status shows it waiting), the sync returns the back-off error (upstream's
-// attempt to swallow it never works: kubernetes#123602) and the pod worker requeues the pod after
-// backOffPeriod = 10 s. The sync loop's 1 s ticker hands due pods to their workers (a pod due at
-// the tick's instant counts as due). The restart happens at the first requeued sync with
-// now − F ≥ back-off: since every back-off (10, 20, 40, 80, 160, 300 s) is a multiple of 10 s, at
-// R + back-off. With whole-second runs (R = F) a container that runs 5 s and exits 1 under Always
-// starts at 0, 5, 20, 45, 90, 175, 340, 645, 950 s: restarts 0, 10, 20, 40, 80, 160, 300, 300 s
-// after each death. Worker jitter is off by default (tuning.workerJitter).
+// Restart-instant model. A container dies at F. The PLEG relists every plegRelistPeriod from the
+// kubelet's start (a relist runs after the other events of its instant) and notices the death at
+// the first relist R ≥ F; that relist syncs the pod at once. The first death restarts the container
+// in that sync (no back-off entry yet). Later deaths find the container in back-off: the start is
+// skipped (CrashLoopBackOff, kept in the reason cache so that the next generated status shows the
+// container waiting), the sync returns the back-off error (upstream's attempt to swallow it never
+// works: kubernetes#123602) and the pod worker requeues the pod after backOffPeriod = 10 s. The sync
+// loop's 1 s ticker hands due pods to their workers (a pod due at the tick's instant counts as due).
+// The restart happens at the first requeued sync with now − F ≥ back-off; every back-off (10, 20,
+// 40, 80, 160, 300 s) is a multiple of 10 s, so at R + back-off. With whole-second runs (R = F), a
+// container that runs 5 s and exits 1 under Always starts at 0, 5, 20, 45, 90, 175, 340, 645, 950 s:
+// 0, 10, 20, 40, 80, 160, 300, 300 s after each death. Worker jitter is off (tuning.workerJitter).
+//
+// Generations. classic (v1.19/v1.20): dispatchWork hands a deleted pod whose containers are all
+// terminal to TerminatePod; syncPod kills a deleted or Failed pod with the pod's grace (≥ 2 s);
+// removal from config forgets the worker and the pod killer stops what still runs; the deletion
+// safety hook is PodResourcesAreReclaimed. current (v1.27+): the pod worker state machine
+// syncing → terminating → terminated → finished; SyncTerminatingPod kills with the effective grace
+// period and sets the status twice (before the kill, and with podIsTerminal after it);
+// SyncTerminatedPod sets the final status and calls TerminatePod, for deleted pods and for pods that
+// reached a terminal phase by themselves; PodCouldHaveRunningContainers follows the worker.
 import { produce } from 'immer';
 import { Deferred, type Engine, type Proc, type Process, type Rng, type Timer } from '../../engine/index.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
-import { isMirrorPod, isPodPhaseTerminal, podFullName, podKey, type Container, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podFullName, podKey, type Container, type Pod, type PodStatus, type UID } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { LogLevel, TraceEvent, Tracer } from '../../model/trace.js';
 import type { Attempt, KubeletConfig } from '../../scenario/types.js';
@@ -431,7 +439,7 @@ export class Node implements PodSyncer {
       return { isTerminal: true };
     }
     this.sm.setPodStatus(pod, apiPodStatus);
-    if (this.isStatic(pod)) yield* this.syncMirrorPod(pod);
+    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
     const results = yield* this.runtimeSyncPod(pod, podStatus);
     this.updateReasonCache(uid, results);
     return { isTerminal: false, err: this.syncError(results) };
@@ -481,7 +489,7 @@ export class Node implements PodSyncer {
       yield* this.killPod(pod, undefined);
       return {};
     }
-    if (this.isStatic(pod)) yield* this.syncMirrorPod(pod);
+    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
     const results = yield* this.runtimeSyncPod(pod, podStatus);
     this.updateReasonCache(uid, results);
     return { err: this.syncError(results) };
@@ -493,11 +501,6 @@ export class Node implements PodSyncer {
     if (!this.killing.has(uid)) return;
     const timeout = killContainerTimeoutSeconds(this.gen, pod, gracePeriodSeconds);
     for (const c of this.runtime.runningContainers(uid)) if (c.sigtermAtMs !== undefined) this.runtime.stopContainer(c.id, timeout, this.group);
-  }
-
-  private isStatic(pod: Pod): boolean {
-    const src = pod.metadata?.annotations?.['kubernetes.io/config.source'];
-    return src !== undefined && src !== 'api';
   }
 
   private syncError(results: StartResult[]): string | undefined {

@@ -251,6 +251,15 @@ export class PodWorkersCurrent {
       const rt = yield* cache.getNewerThan(uid, lastSyncGen);
       let err: string | undefined;
       let isTerminal = false;
+      if (update.workType === 'sync' && status.isTerminationRequested()) {
+        // UpdatePod cancelled this sync's context when the pod became terminating: SyncPod returns
+        // context.Canceled before touching the runtime, and the queued update terminates the pod
+        status.syncing = false;
+        lastSyncGen = cache.generation;
+        tracer.log('V2', 'Sync exited with context cancellation error', podKey(pod), { uid, updateType: update.options.updateType });
+        this.completeWork(uid, false, 'context canceled');
+        continue;
+      }
       if (update.workType === 'terminated') {
         err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
       } else if (update.workType === 'terminating') {

@@ -94,6 +94,8 @@ export function normalizeStatus(pod: Pod, status: PodStatus, gen: Generation): P
     (spec?.initContainers?.length ?? 0) +
     (gen === 'current' ? (spec?.ephemeralContainers?.length ?? 0) : 0);
   const bytesPerStatus = containers > 0 ? Math.floor(MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH / containers) : MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH;
+  // Hot path: most statuses are already normal; checking is much cheaper than an immer draft.
+  if (isNormal(pod, status, gen, bytesPerStatus)) return status;
   return produce(status, (d) => {
     normalizeTime(d as { [k: string]: unknown }, 'startTime');
     if (d.conditions) {
@@ -119,6 +121,41 @@ export function normalizeStatus(pod: Pod, status: PodStatus, gen: Generation): P
       }
     }
   });
+}
+
+function timeIsNormal(t: unknown): boolean {
+  return typeof t !== 'string' || truncateToSeconds(t) === t;
+}
+
+function stateIsNormal(c: ContainerState | undefined, bytesPerStatus: number): boolean {
+  if (!c) return true;
+  if (c.running && !timeIsNormal(c.running.startedAt)) return false;
+  const t = c.terminated;
+  if (t) {
+    if (!timeIsNormal(t.startedAt) || !timeIsNormal(t.finishedAt)) return false;
+    if (t.message !== undefined && truncateBytes(t.message, bytesPerStatus) !== t.message) return false;
+  }
+  return true;
+}
+
+function statusesAreNormal(list: readonly ContainerStatus[] | undefined, bytesPerStatus: number): boolean {
+  if (!list) return true;
+  for (const cs of list) if (!stateIsNormal(cs.state, bytesPerStatus) || !stateIsNormal(cs.lastState, bytesPerStatus)) return false;
+  return true;
+}
+
+/** Would normalizeStatus change anything? (The same rules, read-only.) */
+function isNormal(pod: Pod, s: PodStatus, gen: Generation, bytesPerStatus: number): boolean {
+  if (!timeIsNormal(s.startTime)) return false;
+  if (s.conditions) for (const c of s.conditions) if (!timeIsNormal(c.lastProbeTime) || !timeIsNormal(c.lastTransitionTime)) return false;
+  if (s.containerStatuses && (!statusesAreNormal(s.containerStatuses, bytesPerStatus) || !isSortedByName(s.containerStatuses))) return false;
+  const init = s.initContainerStatuses;
+  if (init && (!statusesAreNormal(init, bytesPerStatus) || (init.length > 1 && !sameOrder(sortInitContainerStatuses(pod, init), init)))) return false;
+  if (gen === 'current') {
+    const eph = s.ephemeralContainerStatuses;
+    if (eph && (!statusesAreNormal(eph, bytesPerStatus) || !isSortedByName(eph))) return false;
+  }
+  return true;
 }
 
 /** isPodStatusByKubeletEqual: every kubelet-owned (current: and shared) condition of `status` must

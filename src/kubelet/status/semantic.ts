@@ -7,7 +7,7 @@
 //   - goJsonPodStatus: the shape encoding/json gives a v1.PodStatus (omitempty fields dropped,
 //     non-omitempty zeros present, metav1.Time at whole seconds), used to build status patches so
 //     that two statuses Go would marshal identically produce no diff here either.
-import { formatRfc3339, parseRfc3339 } from '../../model/time.js';
+import { parseRfc3339, truncateToSeconds } from '../../model/time.js';
 import type { ContainerStatus, PodStatus } from '../../model/pod.js';
 
 /** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. */
@@ -85,9 +85,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** metav1.Time's JSON form: RFC 3339 at whole seconds (sub-second precision is lost on the wire). */
 function goJsonTime(s: string): string | undefined {
-  const ms = parseRfc3339(s);
-  if (ms === undefined) return s;
-  const out = formatRfc3339(Math.floor(ms / 1000) * 1000);
+  const out = truncateToSeconds(s);
   return out === GO_ZERO_TIME ? undefined : out;
 }
 

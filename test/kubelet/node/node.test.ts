@@ -314,3 +314,18 @@ describe.each(VARIANTS)('Node and the runtime across a kubelet restart (%s)', (v
     expect(h.apiPod('svc')).toBeUndefined();
   });
 });
+
+describe('Node, current: cancellation', () => {
+  it('a deletion that arrives while a sync waits for the PLEG cancels it: nothing is restarted', () => {
+    const h = new Harness({ variant: 'current', pods: [simplePod('crash', 'Always')], behaviour: { crash: { main: [attempt(5000, 1)] } } });
+    // the container dies at 5 s and is restarted at once; at 5.5 s a config update (a label) queues a
+    // sync, which waits for the relist at 6 s; the delete lands at 5.8 s, before that relist
+    h.at(5_500, () => h.node.podUpdated({ ...h.pm.getPodByUID('uid-crash')!, metadata: { ...h.pm.getPodByUID('uid-crash')!.metadata, labels: { x: 'y' } } }));
+    h.at(5_800, () => h.api.delete('default', 'crash', { gracePeriodSeconds: 10 }, 'user'));
+    h.run(30_000);
+    expect(h.starts('crash').map(s)).toEqual([0, 5]);
+    expect(h.tracer.logs.filter((l) => l.msg === 'Sync exited with context cancellation error').map((l) => s(l.t))).toEqual([6]);
+    expect(h.tracer.of('worker.terminating', 'default/crash').map((r) => s(r.t))).toEqual([7]);
+    expect(h.apiPod('crash')).toBeUndefined();
+  });
+});
