@@ -1,6 +1,7 @@
 // `npm run bench [-- NAME...]`: one JSON object per line per case.
 // Wall-clock use is the point of a benchmark; this file is not simulation code.
 import { engineTimeouts } from './engine-timeouts.js';
+import { kssTest } from './kss-test.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import type { BenchResult } from './types.js';
 
@@ -8,6 +9,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'engine-timeouts': engineTimeouts,
   'status-manager-1000': () => statusManager1000('current'),
   'status-manager-1000-classic': () => statusManager1000('classic'),
+  'kss-test': kssTest,
 };
 
 async function main(): Promise<void> {
@@ -21,12 +23,12 @@ async function main(): Promise<void> {
   for (const name of wanted.length ? wanted : Object.keys(cases)) {
     if (global.gc) global.gc();
     const r = await cases[name]();
-    const peakRssMb = Math.round(process.memoryUsage().rss / 1048576);
+    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024); // peak so far in this process
     const out = {
       ...r,
       wallMs: Math.round(r.wallMs),
-      eventsPerSec: Math.round(r.events / (r.wallMs / 1000)),
-      virtualSecPerWallSec: Math.round(r.virtualMs / r.wallMs),
+      eventsPerSec: r.events ? Math.round(r.events / (r.wallMs / 1000)) : undefined,
+      virtualSecPerWallSec: r.virtualMs ? Math.round(r.virtualMs / r.wallMs) : undefined,
       peakRssMb,
     };
     process.stdout.write(JSON.stringify(out) + '\n');

@@ -15,6 +15,7 @@
 // looked at, but the status manager's ticker makes one at least every syncPeriod.
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
+import { EventQueue } from '../engine/queue.js';
 import { Checker, type Feeds } from './checker.js';
 import type { InvariantWorld } from './ports.js';
 
@@ -82,63 +83,65 @@ abstract class LivenessChecker extends Checker {
  * with `runtime: none` (only a `createMirror` step does).
  */
 export class StatusConverges extends LivenessChecker {
-  /** Last status.set per pod key. */
-  private readonly setAt = new Map<string, number>();
-  /** For each pod key: the due time it was last judged for (so each due time is judged once). */
-  private readonly judgedFor = new Map<string, number>();
-  /** Pod keys whose apiserver object changed since they were judged. */
-  private readonly changed = new Set<string>();
-  /** Earliest due time not yet judged (a fast path: most instants judge nothing). */
-  private nextDue = 0;
+  /** Each pod key's cache entry (the UID of its last status.set) and when it was last set. */
+  private readonly entries = new Map<string, { uid: UID; setMs: number }>();
+  /** Pod keys to judge, by the instant they fall due (stale and repeated items are skipped). */
+  private readonly due = new EventQueue<{ atMs: number; seq: number; key: string }>();
+  private seq = 0;
+  /** The instant each key was last judged (a key is judged once per instant). */
+  private readonly judgedAt = new Map<string, number>();
 
   constructor(feeds: Feeds, quiet: QuietClock) {
     super('status-converges', feeds, quiet);
+    const kl = feeds.w.kubelet();
+    if (kl !== null) {
+      for (const uid of kl.statusManager.cachedUIDs()) {
+        const p = kl.podManager.getPodByUID(uid);
+        if (p !== undefined) this.entrySet(podKey(p), uid, feeds.w.engine.nowMs);
+      }
+    }
     feeds.onTrace(['status.set'], (r) => {
-      if (r.pod === undefined) return;
-      this.setAt.set(r.pod, r.t);
-      this.nextDue = Math.min(this.nextDue, r.t + quiet.settleMs);
+      if (r.pod !== undefined && typeof r.uid === 'string') this.entrySet(r.pod, r.uid, r.t);
     });
-    feeds.onTrace(['fault.end', 'kubelet.start'], (r) => {
-      this.nextDue = Math.min(this.nextDue, r.t + quiet.settleMs);
-    });
+    // A write after a key was judged is judged again (a later write must not undo convergence).
     feeds.onApiChange(({ next }) => {
       const key = podKey(next);
-      if (this.judgedFor.has(key)) {
-        this.changed.add(key);
-        this.nextDue = Math.min(this.nextDue, this.w.engine.nowMs);
-      }
+      if (this.judgedAt.has(key)) this.push(this.w.engine.nowMs, key);
     });
+  }
+
+  private entrySet(key: string, uid: UID, t: number): void {
+    this.entries.set(key, { uid, setMs: t });
+    this.push(t + this.quiet.settleMs, key);
+  }
+
+  private push(atMs: number, key: string): void {
+    this.due.push({ atMs, seq: this.seq++, key });
   }
 
   protected judge(t: number, since: number): void {
-    if (t < this.nextDue) return;
-    const kl = this.w.kubelet()!;
     const settle = this.quiet.settleMs;
-    let next = Number.POSITIVE_INFINITY;
-    for (const uid of kl.statusManager.cachedUIDs()) {
-      const pod = kl.podManager.getPodByUID(uid);
-      if (pod === undefined) continue;
-      const key = podKey(pod);
-      if (this.hasReported(key)) continue;
-      const due = Math.max(this.setAt.get(key) ?? 0, since) + settle;
-      if (due > t) {
-        next = Math.min(next, due);
+    for (let top = this.due.peek(); top !== undefined && top.atMs <= t; top = this.due.peek()) {
+      const { key } = this.due.pop()!;
+      const e = this.entries.get(key);
+      if (e === undefined || this.hasReported(key) || this.judgedAt.get(key) === t) continue;
+      const dueMs = Math.max(e.setMs, since) + settle;
+      if (dueMs > t) {
+        this.push(dueMs, key); // quiet began after the entry was set
         continue;
       }
-      if (this.judgedFor.get(key) === due && !this.changed.has(key)) continue;
-      this.judgedFor.set(key, due);
-      this.changed.delete(key);
-      const why = this.divergence(uid, pod);
+      this.judgedAt.set(key, t);
+      const why = this.divergence(e.uid);
       if (why !== undefined) this.violation(key, why);
     }
-    this.nextDue = next;
   }
 
   /** Why this entry's apiserver object does not hold its cached status, or undefined. */
-  private divergence(uid: UID, pod: Pod): string | undefined {
+  private divergence(uid: UID): string | undefined {
     const kl = this.w.kubelet()!;
     const entry = kl.statusManager.cachedEntry(uid);
-    if (entry === undefined) return undefined;
+    const pod = kl.podManager.getPodByUID(uid);
+    if (entry === undefined || pod === undefined) return undefined;
     let target = pod;
     if (isStaticPod(pod)) {
       const mirror = kl.podManager.getMirrorPodByPod(pod);

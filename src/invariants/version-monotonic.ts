@@ -12,7 +12,7 @@
 //     announces (apiStatusVersions move when a patch's answer arrives, next to a kubelet log line).
 // A kubelet restart (a new incarnation) forgets everything; the `setApiStatusVersion` step
 // overwrites apiStatusVersions as upstream tests do, so it forgets the apiStatusVersions seen.
-import type { UID } from '../model/pod.js';
+import { isStaticPod, type UID } from '../model/pod.js';
 import type { TraceRecord } from '../world/tracer.js';
 import { Checker, type Feeds } from './checker.js';
 import type { KubeletView } from './ports.js';
@@ -83,7 +83,7 @@ export class VersionMonotonic extends Checker {
         t.entries.set(uid, e.version);
         // The entry's API object: the pod's own, or a static pod's mirror.
         const p = kl.podManager.getPodByUID(uid);
-        const apiUID = (p && kl.podManager.getMirrorPodByPod(p)?.metadata?.uid) || uid;
+        const apiUID = (p && isStaticPod(p) && kl.podManager.getMirrorPodByPod(p)?.metadata?.uid) || uid;
         if (!t.api.has(apiUID)) t.api.set(apiUID, -1);
       }
       for (const [uid, last] of t.api) {

@@ -10,7 +10,7 @@
 // The sync goroutine is an engine process; the API calls yield through the KubeClient. Go's random
 // map iteration (`for uid := range m.podStatuses`) is a seeded permutation; Go's random select is
 // the engine's seeded select.
-import { freeze } from 'immer';
+import { deepFreeze } from '../../model/freeze.js';
 import { Channel, select, type Engine, type Proc, type Process, type Rng } from '../../engine/index.js';
 import { createTwoWayMergePatch } from '../../model/strategic-merge.js';
 import {
@@ -278,7 +278,7 @@ export class StatusManager implements StatusManagerApi {
   /** SetPodStatus: cache the status (forced when the pod has a deletionTimestamp) and trigger a sync.
    *  The status is deep-frozen: it becomes part of the cache. */
   setPodStatus(pod: Pod, status: PodStatus): void {
-    freeze(status, true);
+    deepFreeze(status);
     this.updateStatusInternal(pod, status, !!pod.metadata?.deletionTimestamp, false);
   }
 
@@ -362,7 +362,7 @@ export class StatusManager implements StatusManagerApi {
     const { status, notes } = terminatePodStatus(pod, base, cached !== undefined, this.gen, this.gates);
     const key = podKey(pod);
     for (const n of notes) this.log(n.level, n.msg, key, { uid: podUID(pod) });
-    freeze(status, true);
+    deepFreeze(status);
     this.updateStatusInternal(pod, status, true, this.gen === 'current');
   }
 
@@ -421,7 +421,7 @@ export class StatusManager implements StatusManagerApi {
       s = { ...s, startTime: now };
     }
     s = normalizeStatus(pod, s, this.gen);
-    freeze(s, true);
+    deepFreeze(s);
 
     if (cached && !forceUpdate && isPodStatusByKubeletEqual(cached.status, s, this.gen, this.gates)) {
       this.log('V3', 'Ignoring same status for pod', key, { uid });
