@@ -1,5 +1,7 @@
 // `npm run bench [-- NAME...]`: one JSON object per line per case.
 // Wall-clock use is the point of a benchmark; this file is not simulation code.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { engineTimeouts } from './engine-timeouts.js';
 import { kssTest } from './kss-test.js';
 import { statusManager1000 } from './status-manager-1000.js';
@@ -20,7 +22,14 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  for (const name of wanted.length ? wanted : Object.keys(cases)) {
+  if (wanted.length === 0) {
+    // Each case in a fresh process, so that its memory figure is its own.
+    for (const name of Object.keys(cases)) {
+      execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+    }
+    return;
+  }
+  for (const name of wanted) {
     if (global.gc) global.gc();
     const r = await cases[name]();
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024); // peak so far in this process

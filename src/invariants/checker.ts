@@ -100,7 +100,7 @@ export abstract class Checker implements InvariantChecker {
     protected readonly w: InvariantWorld,
   ) {}
 
-  /** Pods already reported (for tests and for checkers that stop watching a pod once reported). */
+  /** Whether `pod` was reported already (checkers skip the work of judging it again). */
   protected hasReported(pod: string): boolean {
     return this.reported.has(pod);
   }

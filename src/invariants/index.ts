@@ -6,8 +6,7 @@
 //   invariant.violation {actor: 'invariant', pod, invariant, message, event, seed}
 // The World is read through the small interfaces of ports.ts (worldView below adapts it), so the
 // checkers can be tested against fakes.
-import { normalizeStatus, isPodStatusByKubeletEqual } from '../kubelet/status/normalize.js';
-import type { StatusFeatureGates } from '../kubelet/status/types.js';
+import { isPodStatusByKubeletEqual, normalizeStatus, type StatusFeatureGates } from '../kubelet/status/index.js';
 import type { InvariantName, Variant } from '../scenario/types.js';
 import type { World } from '../world/world.js';
 import { Feeds, type InvariantChecker } from './checker.js';

@@ -10,9 +10,9 @@
 // quiet to do its work, counted per pod from what that pod last waited for (below); it is judged
 // at the end of the first instant at or after that deadline, and once more at the end of the run
 // for deadlines that fell after the last event (a run that went idle is judged at `until`: nothing
-// can change any more). A deadline beyond the run's end is never judged:
-// the run ended too early to tell. Checkers schedule nothing; an instant with no event is not
-// looked at, but the status manager's ticker makes one at least every syncPeriod.
+// can change any more). A deadline beyond the run's end is never judged: the run ended too early
+// to tell. Checkers schedule nothing (they must not change the run); an instant with no event is
+// not looked at, but the status manager's ticker makes one at least every syncPeriod.
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';

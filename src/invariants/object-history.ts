@@ -6,8 +6,7 @@
 // the input of the run, not judged; every version a later write produces is.
 import { isPodPhaseTerminal, podKey, type Container, type ContainerStatus, type Pod, type PodCondition } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
-import { isRestartableInitContainer } from '../kubelet/status/conditions.js';
-import type { StatusFeatureGates } from '../kubelet/status/types.js';
+import { isRestartableInitContainer, type StatusFeatureGates } from '../kubelet/status/index.js';
 import type { Variant } from '../scenario/types.js';
 import { Checker, type ApiChange, type Feeds } from './checker.js';
 
@@ -102,8 +101,10 @@ export class NoReadyWhenTerminal extends ObjectHistoryChecker {
   constructor(feeds: Feeds) {
     super('no-ready-when-terminal', feeds);
   }
-  protected judge(_prev: Pod, next: Pod) {
-    return readyWhenTerminal(next);
+  /** The write that makes it so: a version already terminal with Ready=True (the scenario's input)
+   *  is not reported again for each later write that leaves it so. */
+  protected judge(prev: Pod, next: Pod) {
+    return readyWhenTerminal(prev) === undefined ? readyWhenTerminal(next) : undefined;
   }
 }
 

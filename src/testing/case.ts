@@ -23,7 +23,7 @@ export function failureTexts(r: RunResult): string[] {
   for (const e of r.stepErrors) out.push(`timeline[${e.index}] (line ${e.line}): ${e.message}`);
   for (const v of r.unexpectedViolations) {
     const msg = v.message !== undefined ? `: ${String(v.message)}` : '';
-    out.push(`invariant ${String(v.invariant)} violated${v.pod ? ' for ' + v.pod : ''} at ${msText(v.t)} (event ${v.seq}, seed ${r.seed})${msg}`);
+    out.push(`invariant ${String(v.invariant)} violated${v.pod ? ' for ' + v.pod : ''} at ${msText(v.t)} (event ${String(v.event ?? v.seq)}, seed ${r.seed})${msg}`);
   }
   if (r.end === 'runaway') out.push(`runaway: ${r.endMessage ?? 'the run hit the event limit'}`);
   if (r.verdict === 'fail' && out.length === 0) out.push('the run failed without naming a cause (see kss run)');

@@ -103,6 +103,20 @@ describe('no-illegal-container-transition', () => {
   });
 });
 
+describe('no-illegal-container-transition: sidecars follow the generation', () => {
+  for (const [variant, broken] of [['current', false], ['classic', true]] as const) {
+    it(`${variant}: a restartPolicy Always init container that restarts under a Never pod is ${broken ? 'reported' : 'fine'}`, () => {
+      const h = harness({ variant });
+      const initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }];
+      h.create(pod('p', { restartPolicy: 'Never', initContainers, status: { phase: 'Running', initContainerStatuses: [terminated('proxy', 1)] } }));
+      h.check(['no-illegal-container-transition']);
+      h.at(1000, () => h.patch('p', { initContainerStatuses: [running('proxy')] }));
+      h.run(5000);
+      expect(h.violations()).toHaveLength(broken ? 1 : 0);
+    });
+  }
+});
+
 describe('no-ready-when-terminal', () => {
   it('reports a terminal phase written with Ready=True', () => {
     const h = harness();
@@ -120,6 +134,7 @@ describe('no-ready-when-terminal', () => {
     h.create(pod('q', { status: { phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(0) }] } }));
     h.check(['no-ready-when-terminal']);
     h.at(1000, () => h.patch('p', { phase: 'Failed', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(1) }] }));
+    h.at(2000, () => h.patch('q', { message: 'a write that leaves the input as it was' }));
     h.run(5000);
     expect(h.violations()).toEqual([]);
   });
