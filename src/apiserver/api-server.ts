@@ -14,7 +14,7 @@ import { isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../model/p
 import type { VClock } from '../model/time.js';
 import type { Actor, TraceType, Tracer } from '../model/trace.js';
 import { applyStrategicMergePatch, jsonEqual, POD_PATCH_META, StrategicMergeError, type PatchMeta } from '../model/strategic-merge.js';
-import { getPodQOS } from './qos.js';
+import { getPodQOS } from '../model/qos.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

@@ -1,4 +1,3 @@
 export { ApiServer } from './api-server.js';
 export type { ApiServerOptions, ApiVerb, StoreWrite, WatchEvent, WatchEventType, WatchListener } from './api-server.js';
-export { getPodQOS } from './qos.js';
-export type { PodQOSClass } from './qos.js';
+export { getPodQOS, type PodQOSClass } from '../model/qos.js';

@@ -2,6 +2,7 @@
 // kubelet's file source) would hold them, `@` times resolved, steps and assertions in file order.
 import { createHash } from 'node:crypto';
 import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE, type Pod, type PodSpec, type PodStatus } from '../model/pod.js';
+import { getPodQOS } from '../model/qos.js';
 import { DEFAULT_EPOCH, formatRfc3339, parseRfc3339 } from '../model/time.js';
 import type { PathSeg } from './issues.js';
 import { atTimeMs, DEFAULT_LATENCY, FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
@@ -130,7 +131,7 @@ function scenarioPod(raw: RawPod, isStatic: boolean, nodeName: string, epochMs: 
 
   let status: PodStatus | undefined;
   if (manifest.status !== undefined) status = resolveTimes(manifest.status, epochMs) as PodStatus;
-  else if (!isStatic) status = { phase: 'Pending', qosClass: qosClass(spec) };
+  else if (!isStatic) status = { phase: 'Pending', qosClass: getPodQOS({ spec }) };
 
   if (isStatic) {
     // As the kubelet's file source does: the UID is a hash of the manifest unless given, the
@@ -174,32 +175,3 @@ function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<s
   return out;
 }
 
-// ---- QoS (the apiserver's GetPodQOS over cpu and memory) ----
-
-const SUFFIX: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
-
-/** A resource.Quantity as a number (NaN when unreadable, which compares unequal). */
-function quantity(q: string | number): number {
-  if (typeof q === 'number') return q;
-  const m = /^([+-]?[\d.]+(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]?)$/.exec(q.trim());
-  return m ? Number(m[1]) * SUFFIX[m[2]] : NaN;
-}
-
-type Resources = { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
-
-function qosClass(spec: PodSpec): 'BestEffort' | 'Burstable' | 'Guaranteed' {
-  const containers = [...(spec.initContainers ?? []), ...spec.containers];
-  let any = false;
-  let guaranteed = true;
-  for (const c of containers) {
-    const r = (c.resources ?? {}) as Resources;
-    for (const res of ['cpu', 'memory']) {
-      const limit = r.limits?.[res];
-      // The apiserver defaults a missing request to the limit.
-      const request = r.requests?.[res] ?? limit;
-      if ([request, limit].some((q) => q !== undefined && quantity(q) !== 0)) any = true;
-      if (limit === undefined || request === undefined || quantity(request) !== quantity(limit)) guaranteed = false;
-    }
-  }
-  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
-}

@@ -13,7 +13,7 @@ import {
 import { DisruptionTarget, PodScheduled, gateEnabled, type StatusFeatureGates } from '../status/types.js';
 import { getPhaseClassic, getPhaseCurrent } from './phase.js';
 import type { ProbeManager } from './prober.js';
-import { getPodQOS } from './qos.js';
+import { getPodQOS } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
 
 /** Container state reasons of kubelet_pods.go. */

@@ -4,7 +4,6 @@ export * from './types.js';
 export * from './backoff.js';
 export * from './phase.js';
 export * from './grace.js';
-export * from './qos.js';
 export * from './api-status.js';
 export * from './pod-actions.js';
 export * from './runtime.js';
