@@ -23,6 +23,17 @@ export interface TraceEvent {
 /** Log levels, as klog's: error, warning, info, and V(n) verbosity. */
 export type LogLevel = 'error' | 'warning' | 'info' | 'V1' | 'V2' | 'V3' | 'V4' | 'V5';
 
+/** A trace event as recorded: stamped with virtual time and a sequence number, fields in the
+ *  canonical order of the JSON Lines trace (t, seq, actor, type, pod, then the event's own). */
+export interface TraceRecord {
+  t: number;
+  seq: number;
+  actor: string;
+  type: string;
+  pod?: string;
+  [field: string]: unknown;
+}
+
 export interface Tracer {
   emit(e: TraceEvent): void;
   /** A kubelet log line (the `log` assertion reads these). */

@@ -23,19 +23,12 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import type { TraceRecord } from '../model/trace.js';
 
 export const GOLDEN_FORMAT = 'kss/v1';
 export const GOLDEN_PREFIXES: readonly string[] = ['status.', 'api.', 'runtime.'];
 
-/** The minimal shape of a trace record (world/tracer.ts TraceRecord). */
-interface RecordLike {
-  t: number;
-  seq: number;
-  actor: string;
-  type: string;
-  pod?: string;
-  [field: string]: unknown;
-}
+type RecordLike = TraceRecord;
 
 export interface GoldenSource {
   scenario: { name: string };

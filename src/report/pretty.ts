@@ -1,6 +1,6 @@
 // The readable timeline of `kss run`: virtual time, actor, what happened, for each pod.
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { TraceRecord } from '../world/tracer.js';
+import type { TraceRecord } from '../model/trace.js';
 
 export interface PrettyOptions {
   color: boolean;

@@ -1,15 +1,8 @@
 // The run's trace: every event stamped with virtual time and a sequence number, in the canonical
 // field order of the JSON Lines trace (t, seq, actor, type, pod, then the event's own fields).
-import type { LogLevel, TraceEvent, Tracer } from '../model/trace.js';
+import type { LogLevel, TraceEvent, TraceRecord, Tracer } from '../model/trace.js';
 
-export interface TraceRecord {
-  t: number;
-  seq: number;
-  actor: string;
-  type: string;
-  pod?: string;
-  [field: string]: unknown;
-}
+export type { TraceRecord };
 
 export class WorldTracer implements Tracer {
   readonly records: TraceRecord[] = [];
