@@ -130,6 +130,9 @@ export class World {
     this.kubelet!.node?.podAdded(pod);
   }
   private readonly kubeletOnlyPods = new Map<string, Pod>();
+  /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops
+   *  it: upstream calls TerminatePod and reads the cache of pods already gone from its config. */
+  private readonly lastKnown = new Map<string, Pod>();
 
   private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: Pod): void {
     const kl = this.kubelet;
@@ -138,6 +141,7 @@ export class World {
     if (this.hiddenKeys.has(key)) return;
     if ((obj.spec?.nodeName ?? '') !== this.scenario.kubelet.nodeName) return;
     const pm = kl.podManager;
+    if (!isMirrorPod(obj)) this.lastKnown.set(key, obj);
     if (type === 'DELETED') {
       pm.removePod(obj);
       kl.node?.podRemoved(obj);
@@ -181,6 +185,7 @@ export class World {
       if (this.hiddenKeys.has(podKey(pod))) continue;
       if ((pod.spec?.nodeName ?? '') !== k.nodeName) continue;
       podManager.addPod(pod);
+      if (!isMirrorPod(pod)) this.lastKnown.set(podKey(pod), pod);
     }
     if (this.runtime !== null) {
       const node = new Node({
@@ -236,7 +241,7 @@ export class World {
     const [ns, name] = key.split('/');
     const pod = kl.podManager.getPodByFullName(`${name}_${ns}`);
     if (pod !== undefined) return pod;
-    return this.kubeletOnlyPods.get(key);
+    return this.kubeletOnlyPods.get(key) ?? this.lastKnown.get(key);
   }
 
   /** The apiserver's current object of that name. */
