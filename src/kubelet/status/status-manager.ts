@@ -142,6 +142,9 @@ export class StatusManager implements StatusManagerApi {
   private readonly rng: Rng | undefined;
   /** The sync loop and its ticker, while started. */
   private readonly loopProcs: Process[] = [];
+  /** `syncBatch` steps waiting for the sync loop (not a channel of upstream's: the simulator's way
+   *  to put a batch on the loop). */
+  private readonly manualBatches: Channel<boolean>;
   /** Batches run by triggerBatch that may still be in flight. */
   private batchProcs: Process[] = [];
 
@@ -159,6 +162,7 @@ export class StatusManager implements StatusManagerApi {
     this.rng = opts.rng;
     const cap = this.gen === 'classic' ? opts.config.statusChannelCapacity : 1;
     this.podStatusChannel = new Channel(this.engine, cap, 'status/podStatusChannel');
+    this.manualBatches = new Channel<boolean>(this.engine, 1 << 20, 'status/manualBatches');
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -209,8 +213,15 @@ export class StatusManager implements StatusManagerApi {
   }
 
   private *syncLoop(ticks: Channel<number>): Proc<void> {
+    const manual = this.manualBatches;
     for (;;) {
-      const r = yield* select(this.engine, 'status/select', [this.podStatusChannel.recvCase(), ticks.recvCase()]);
+      const r = yield* select(this.engine, 'status/select', [this.podStatusChannel.recvCase(), ticks.recvCase(), manual.recvCase()]);
+      if (r.index === 2) {
+        // A `syncBatch` step: handled on the loop, as a tick would be.
+        if (this.gen === 'classic') this.drainPodStatusChannel();
+        yield* this.syncBatch(this.gen === 'classic' ? true : (r.value as boolean));
+        continue;
+      }
       if (r.index === 0) {
         if (this.gen === 'classic') {
           const req = r.value as PodStatusSyncRequest;
@@ -233,10 +244,16 @@ export class StatusManager implements StatusManagerApi {
     for (let i = this.podStatusChannel.len; i > 0; i--) this.podStatusChannel.tryRecv();
   }
 
-  /** The timeline's `syncBatch` step: one batch now, as the ticker would, as its own process. */
+  /** The timeline's `syncBatch` step: one batch on the sync loop now, as the ticker would (after the
+   *  sync in progress, if any). A manager whose loop is not started (unit tests, as upstream's call
+   *  syncBatch directly) runs the batch as a process of its own. */
   triggerBatch(all: boolean): void {
     if (this.client === null) {
       this.log('info', 'Kubernetes client is nil, not syncing pod statuses');
+      return;
+    }
+    if (this.loopProcs.length > 0) {
+      this.manualBatches.trySend(all);
       return;
     }
     const self = this;
