@@ -65,6 +65,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
       podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,
     },
     featureGates: gates,
+    explicitFeatureGates: Object.fromEntries(FEATURE_GATES.filter((g) => k.featureGates?.[g] !== undefined).map((g) => [g, k.featureGates![g]])),
   };
   const latency = spec.apiserver?.latency;
   const d = DEFAULT_LATENCY;

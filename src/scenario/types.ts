@@ -38,6 +38,8 @@ export interface KubeletConfig {
   deletionSafety: { podResourcesReclaimed: boolean; podCouldHaveRunningContainers: boolean }; // true / false
   /** Every gate resolved: explicit values, else the generation's default (off classic, on current). */
   featureGates: Record<FeatureGate, boolean>;
+  /** The gates the file set explicitly (the rest follow the generation, also under --status-manager). */
+  explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */

@@ -8,7 +8,7 @@ import { NetworkClient, Network } from '../network/index.js';
 import { VClock, formatRfc3339 } from '../model/time.js';
 import { isMirrorPod, isStaticPod, podKey, type Pod, type PodStatus, type UID } from '../model/pod.js';
 import type { PodDeletionSafetyProvider } from '../model/client.js';
-import type { Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
+import type { FeatureGate, KubeletConfig, Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
 import { PodManager } from '../kubelet/pod-manager.js';
 import { StatusManager } from '../kubelet/status/status-manager.js';
 import { Node, Runtime } from '../kubelet/node/index.js';
@@ -80,8 +80,14 @@ export class World {
     this.runtime = k.runtime === 'simulated' ? new Runtime({ engine: this.engine, clock: this.clock, rng: rng.fork('runtime'), tracer: this.tracer }) : null;
   }
 
-  get config() {
-    return { ...this.scenario.kubelet, statusManager: this.variant };
+  /** The kubelet configuration of this run: a --status-manager override also moves the feature
+   *  gates the file left to the generation's defaults. */
+  get config(): KubeletConfig {
+    const k = this.scenario.kubelet;
+    if (this.variant === k.statusManager) return k;
+    const gates = { ...k.featureGates };
+    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? this.variant === 'current';
+    return { ...k, statusManager: this.variant, featureGates: gates };
   }
 
   // ---- set-up -------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ describe('loadScenario: defaults', () => {
       requestTimeoutMs: 10_000,
       deletionSafety: { podResourcesReclaimed: true, podCouldHaveRunningContainers: false },
       featureGates: { PodDisruptionConditions: true, PodReadyToStartContainersCondition: true, SidecarContainers: true },
+      explicitFeatureGates: {},
     });
     const r15 = { minMs: 1, maxMs: 5 };
     expect(s.apiserver.latency).toEqual({ get: r15, patch: r15, delete: r15, create: r15 });
