@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineTimeouts } from './engine-timeouts.js';
+import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import type { BenchResult } from './types.js';
@@ -11,6 +12,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'engine-timeouts': engineTimeouts,
   'status-manager-1000': () => statusManager1000('current'),
   'status-manager-1000-classic': () => statusManager1000('classic'),
+  'node-110': node110,
   'kss-test': kssTest,
 };
 

@@ -56,8 +56,16 @@ export function shouldContainerBeRestarted(container: Container, pod: Pod, podSt
   return true;
 }
 
+/** A copy of a (frozen) status value that is safe to hand on: statuses are frozen as they enter
+ *  the status manager, nothing here or in the prober changes what a generated status shares, only
+ *  its own top-level fields. A frozen value is shared as is; anything else is copied. */
 function clone<T>(v: T): T {
-  return v === undefined ? v : structuredClone(v);
+  return v === undefined || v === null || Object.isFrozen(v) ? v : structuredClone(v);
+}
+
+/** A container status to fill in from an earlier one: its own top level, the rest shared. */
+function copyContainerStatus(s: ContainerStatus): ContainerStatus {
+  return Object.isFrozen(s) ? { ...s } : structuredClone(s);
 }
 
 /** convertContainerStatus: one runtime instance as an API container status. */
@@ -114,13 +122,13 @@ export function convertToAPIContainerStatuses(
   const oldStatuses = new Map<string, ContainerStatus>();
   for (const s of previousStatus ?? []) oldStatuses.set(s.name, s);
 
-  const defaultWaiting: ContainerState = { waiting: { reason: hasInitContainers ? PodInitializing : ContainerCreating } };
+  const defaultReason = hasInitContainers ? PodInitializing : ContainerCreating;
   const statuses = new Map<string, ContainerStatus>();
   for (const c of containers) {
-    let status: ContainerStatus = { name: c.name, state: clone(defaultWaiting), lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
+    let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = oldStatuses.get(c.name);
     if (old !== undefined) {
-      if (old.state?.terminated) status = clone(old);
+      if (old.state?.terminated) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
         status.lastState = clone(old.lastState) ?? {};

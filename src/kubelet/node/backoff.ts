@@ -116,6 +116,20 @@ export function getStableKey(pod: Pod, container: Container): string {
 
 /** A deterministic short hash of a container spec (kubecontainer.HashContainer's role). */
 export function hashContainer(container: Container): string {
+  if (!Object.isFrozen(container)) return computeContainerHash(container);
+  let h = containerHashes.get(container);
+  if (h === undefined) {
+    h = computeContainerHash(container);
+    containerHashes.set(container, h);
+  }
+  return h;
+}
+
+/** Hashes of frozen container specs (they cannot change): the back-off key is computed on every
+ *  sync of a pod with an exited container. */
+const containerHashes = new WeakMap<Container, string>();
+
+function computeContainerHash(container: Container): string {
   return fnv1a32(stableStringify(container)).toString(16).padStart(8, '0');
 }
 

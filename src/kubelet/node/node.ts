@@ -114,6 +114,18 @@ export class BasicWorkQueue {
 
 /** podsDifferSemantically: spec, labels, annotations, deletion timestamp and grace. */
 function podsDifferSemantically(a: Pod, b: Pod): boolean {
+  // fast path: a status-only update keeps the other fields' objects (frozen, shared)
+  const am = a.metadata;
+  const bm = b.metadata;
+  if (
+    a.spec === b.spec &&
+    am?.labels === bm?.labels &&
+    am?.annotations === bm?.annotations &&
+    am?.deletionTimestamp === bm?.deletionTimestamp &&
+    am?.deletionGracePeriodSeconds === bm?.deletionGracePeriodSeconds
+  ) {
+    return false;
+  }
   const key = (p: Pod) =>
     stableStringify({
       spec: p.spec,
@@ -280,11 +292,16 @@ export class Node implements PodSyncer {
   private *syncTickerLoop(): Proc<void> {
     for (;;) {
       yield this.tuning.syncTickMs;
-      const due = new Set(this.workQueue.getWork());
-      if (due.size === 0) continue;
-      // getPodsToSync walks the pod manager's pods (a Go map: seeded order)
-      const pods = this.rng.shuffle(this.pm.getPods().filter((p) => due.has(p.metadata?.uid ?? '')));
-      this.handlePodSyncs(pods);
+      const due = this.workQueue.getWork();
+      if (due.length === 0) continue;
+      // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
+      // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
+      const pods: Pod[] = [];
+      for (const uid of due) {
+        const p = this.pm.getPodByUID(uid);
+        if (p !== undefined) pods.push(p);
+      }
+      this.handlePodSyncs(this.rng.shuffle(pods));
     }
   }
 

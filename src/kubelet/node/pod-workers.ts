@@ -364,25 +364,29 @@ export class PodWorkersCurrent {
 
   /** SyncKnownPods: forget finished workers of pods no longer desired; report the rest. */
   syncKnownPods(desired: readonly Pod[]): Map<UID, { state: WorkType; orphan: boolean }> {
-    const known = new Set(desired.map((p) => p.metadata?.uid ?? ''));
+    const known = new Set<UID>();
+    for (const p of desired) known.add(p.metadata?.uid ?? '');
     this.podsSynced = true;
     const out = new Map<UID, { state: WorkType; orphan: boolean }>();
-    for (const uid of [...this.statuses.keys()].sort()) {
+    // housekeeping runs this every 2 s: only the orphans (rare) are handled in UID order
+    let orphans: UID[] | null = null;
+    for (const [uid, status] of this.statuses) {
+      if (known.has(uid)) out.set(uid, { state: status.workType(), orphan: false });
+      else (orphans ??= []).push(uid);
+    }
+    for (const uid of orphans?.sort() ?? []) {
       const status = this.statuses.get(uid)!;
-      const orphan = !known.has(uid);
-      if (orphan) {
-        if (status.isFinished()) {
-          this.statuses.delete(uid);
-          const ch = this.podUpdates.get(uid);
-          if (ch !== undefined) {
-            ch.close();
-            this.podUpdates.delete(uid);
-          }
-          continue;
+      if (status.isFinished()) {
+        this.statuses.delete(uid);
+        const ch = this.podUpdates.get(uid);
+        if (ch !== undefined) {
+          ch.close();
+          this.podUpdates.delete(uid);
         }
-        status.deleted = true;
+        continue;
       }
-      out.set(uid, { state: status.workType(), orphan });
+      status.deleted = true;
+      out.set(uid, { state: status.workType(), orphan: true });
     }
     return out;
   }

@@ -1,0 +1,87 @@
+// One simulated node at the default max-pods (110) for one virtual hour, current generation: the
+// node hot path (PLEG relists, pod workers, status generation, restart back-off, prober) feeding the
+// status manager, the network and the apiserver.
+//
+// The mix: 30 crash-looping Always pods (each attempt runs 3..29 s and exits 1, so they spend the
+// hour in CrashLoopBackOff), 40 Jobs (Never, exit 0 after 5..124 s, created one every 90 s over the
+// hour through x-kss.createAt), and 40 long runners with a readiness probe whose result flips every
+// 20..59 s (timeline `ready` steps generated in the YAML text).
+import { loadScenario } from '../scenario/index.js';
+import { World } from '../world/world.js';
+import type { BenchResult } from './types.js';
+
+export const NODE_110_MIX = { crashLoopers: 30, jobs: 40, runners: 40 } as const;
+
+/** The scenario text: deterministic (no RNG: periods come from the pod index). */
+export function node110ScenarioText(untilSeconds = 3600): string {
+  const { crashLoopers, jobs, runners } = NODE_110_MIX;
+  const lines = [
+    'apiVersion: kss/v1alpha1',
+    'kind: Scenario',
+    'metadata: { name: bench-node-110 }',
+    'spec:',
+    `  until: ${untilSeconds}s`,
+    '  invariants: none',
+    '  kubelet: { statusManager: current, runtime: simulated }',
+    '  pods:',
+  ];
+  for (let i = 0; i < crashLoopers; i++) {
+    const run = 3 + ((i * 7) % 27);
+    lines.push(
+      `    - { metadata: { name: crash-${i} }, spec: { containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: ${run}s, exit: 1 }] } } }`,
+    );
+  }
+  for (let i = 0; i < jobs; i++) {
+    const run = 5 + ((i * 13) % 120);
+    const createAt = i * 90;
+    lines.push(
+      `    - { metadata: { name: job-${i} }, spec: { restartPolicy: Never, containers: [{ name: main, image: busybox }] }, x-kss: { createAt: ${createAt}s, containers: { main: [{ run: ${run}s, exit: 0 }] } } }`,
+    );
+  }
+  for (let i = 0; i < runners; i++) {
+    lines.push(
+      `    - { metadata: { name: web-${i} }, spec: { containers: [{ name: main, image: nginx, readinessProbe: { httpGet: { path: /healthz, port: 8080 } } }] } }`,
+    );
+  }
+  lines.push('  timeline:');
+  for (let i = 0; i < runners; i++) {
+    const period = 20 + ((i * 11) % 40);
+    let value = true;
+    for (let t = 2 + (i % 10); t < untilSeconds; t += period) {
+      lines.push(`    - { at: ${t}s, ready: { pod: web-${i}, container: main, value: ${value} } }`);
+      value = !value;
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function node110(): BenchResult {
+  const text = node110ScenarioText();
+  const loaded = loadScenario(text, '<bench>');
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+  const t0 = performance.now();
+  const w = new World(loaded.scenario, { keepTrace: false });
+  w.setup();
+  const counts = { starts: 0, patches: 0, steps: 0 };
+  let traced = 0;
+  w.tracer.listeners.push((r) => {
+    traced++;
+    if (r.type === 'runtime.start') counts.starts++;
+    else if (r.type === 'api.patch') counts.patches++;
+    else if (r.type === 'step') counts.steps++;
+  });
+  const end = w.run();
+  const wallMs = performance.now() - t0;
+  if (end.end === 'runaway') throw new Error(end.message);
+  return {
+    name: 'node-110',
+    events: w.engine.events,
+    wallMs,
+    virtualMs: w.untilMs,
+    traceEvents: traced,
+    pods: loaded.scenario.pods.length,
+    containerStarts: counts.starts,
+    statusPatches: counts.patches,
+    timelineSteps: counts.steps,
+  };
+}
