@@ -299,6 +299,9 @@ const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timelin
 // ---- expect ----
 
 const count = z.int().min(0);
+/** A scalar expectation: the value itself, or {$ne: value}, or {$exists: bool} (absent, never set). */
+const scalar = <T extends z.ZodType>(s: T) =>
+  z.union([s, z.strictObject({ $ne: s }), z.strictObject({ $exists: z.boolean() })]).meta({ description: 'a value, {$ne: value} or {$exists: bool}' });
 const body = <T extends z.ZodType>(s: T, f: (v: z.output<T>) => AssertionBody) => s.transform(f);
 const window = { from: duration.optional(), to: duration.optional() };
 const fromBeforeTo = (v: { from?: number; to?: number }) => v.from === undefined || v.to === undefined || v.from <= v.to;
@@ -311,7 +314,7 @@ export const ASSERTIONS = {
       pod: podRef,
       at: duration.optional(),
       exists: z.boolean().optional(),
-      uid: z.string().optional(),
+      uid: scalar(z.string()).optional(),
       status: status(true).optional(),
       deletionTimestamp: z.enum(['set', 'unset']).optional(),
     }),
@@ -322,8 +325,8 @@ export const ASSERTIONS = {
       pod: podRef,
       at: duration.optional(),
       cached: z.boolean().optional(),
-      version: count.optional(),
-      apiStatusVersion: count.optional(),
+      version: scalar(count).optional(),
+      apiStatusVersion: scalar(count).optional(),
       status: status(true).optional(),
     }),
     ({ at, ...v }) => ({ kind: 'kubelet', ...v, atMs: at }),

@@ -103,9 +103,12 @@ export type Verb = 'get' | 'patch' | 'delete' | 'create';
 /** A matcher value: a plain value, or an operator object ({$exists}, {$ne}, {$len}). */
 export type Expected = unknown;
 
+/** A scalar expectation: the value, {$ne: value}, or {$exists: bool}. */
+export type Scalar<T> = T | { $ne: T } | { $exists: boolean };
+
 export type AssertionBody =
-  | { kind: 'apiserver'; pod: string; atMs?: number; exists?: boolean; uid?: string; status?: Expected; deletionTimestamp?: 'set' | 'unset' }
-  | { kind: 'kubelet'; pod: string; atMs?: number; cached?: boolean; version?: number; apiStatusVersion?: number; status?: Expected }
+  | { kind: 'apiserver'; pod: string; atMs?: number; exists?: boolean; uid?: Scalar<string>; status?: Expected; deletionTimestamp?: 'set' | 'unset' }
+  | { kind: 'kubelet'; pod: string; atMs?: number; cached?: boolean; version?: Scalar<number>; apiStatusVersion?: Scalar<number>; status?: Expected }
   | { kind: 'requests'; pod: string; verbs?: Verb[]; count?: Partial<Record<Verb, number>>; fromMs?: number; toMs?: number }
   | { kind: 'log'; contains: string; pod?: string; count?: number }
   | { kind: 'events'; type: string; pod?: string; where?: Record<string, unknown>; count?: number; min?: number; fromMs?: number; toMs?: number }

@@ -48,7 +48,7 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
         if (a.uid !== undefined || a.status !== undefined || a.deletionTimestamp !== undefined) return fail(`apiserver object ${a.pod} does not exist`);
         return pass(`apiserver has no ${a.pod}`);
       }
-      if (a.uid !== undefined && obj.metadata?.uid !== a.uid) return fail(`apiserver object ${a.pod}: expected uid ${a.uid}, got ${obj.metadata?.uid}`);
+      if (a.uid !== undefined && match(a.uid, obj.metadata?.uid) !== undefined) return fail(`apiserver object ${a.pod}: expected uid ${show(a.uid)}, got ${show(obj.metadata?.uid)}`);
       if (a.deletionTimestamp !== undefined) {
         const set = obj.metadata?.deletionTimestamp != null;
         if ((a.deletionTimestamp === 'set') !== set) return fail(`apiserver object ${a.pod}: expected deletionTimestamp ${a.deletionTimestamp}, got ${set ? obj.metadata!.deletionTimestamp : 'unset'}`);
@@ -65,12 +65,12 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       const uid = pod?.metadata?.uid;
       const entry = kl && uid ? kl.statusManager.cachedEntry(uid) : undefined;
       if (a.cached !== undefined && a.cached !== (entry !== undefined)) return fail(`kubelet cache for ${a.pod}: expected cached=${a.cached}, got cached=${entry !== undefined}`);
-      if (a.version !== undefined && entry?.version !== a.version) return fail(`kubelet cache for ${a.pod}: expected version ${a.version}, got ${entry?.version ?? 'no entry'}`);
+      if (a.version !== undefined && match(a.version, entry?.version) !== undefined) return fail(`kubelet cache for ${a.pod}: expected version ${show(a.version)}, got ${entry?.version ?? 'no entry'}`);
       if (a.apiStatusVersion !== undefined) {
         let apiUID = uid;
         if (pod && isStaticPod(pod) && kl) apiUID = kl.podManager.getMirrorPodByPod(pod)?.metadata?.uid;
         const v = kl && apiUID ? kl.statusManager.apiStatusVersion(apiUID) : undefined;
-        if (v !== a.apiStatusVersion) return fail(`kubelet apiStatusVersions for ${a.pod}: expected ${a.apiStatusVersion}, got ${v ?? 'none'}`);
+        if (match(a.apiStatusVersion, v) !== undefined) return fail(`kubelet apiStatusVersions for ${a.pod}: expected ${show(a.apiStatusVersion)}, got ${v ?? 'none'}`);
       }
       if (a.status !== undefined) {
         if (entry === undefined) return fail(`kubelet cache for ${a.pod}: no entry to match status against`);
