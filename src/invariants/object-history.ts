@@ -134,13 +134,16 @@ export const SAME_SECOND_GRACE_MS = 2000;
  *  - the time moved back (with or without a status change): a transition claimed before the one
  *    the object already showed (BZ-15: a cached Ready=True re-published with its old time over a
  *    newer Ready=False);
- *  - the time moved forward while the status stayed: accepted. Transitions the apiserver never saw
- *    do that (True → False → True between two writes, coalesced by the status manager or held
- *    back by the client's rate limit), and two versions cannot tell them from an invented one.
+ *  - the time moved forward while the status stayed: honest only when a transition really happened
+ *    in between that the apiserver never saw (True → False → True between two writes, coalesced by
+ *    the status manager, held back by the client's rate limit or a partition). `flipped(type)` says
+ *    whether the kubelet's cached status of that condition changed since `prev` was written; a
+ *    re-stamp without such a flip (another writer's, or a kubelet re-sending a forced condition with
+ *    a new time) is reported.
  * Times are compared at whole seconds; a version without a time for the condition (absent, empty,
  * Go's zero time) is not judged: the time is being set or cleared, not changed.
  */
-export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number): string | undefined {
+export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number, flipped: (type: string) => boolean = () => true): string | undefined {
   const olds = prev.status?.conditions;
   const news = next.status?.conditions;
   if (!olds || !news) return undefined;
@@ -158,15 +161,52 @@ export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number
     if (o.status !== n.status && nt === ot && writeAbsMs >= ot + SAME_SECOND_GRACE_MS) {
       return `condition ${n.type} went ${o.status} → ${n.status} but lastTransitionTime stayed ${n.lastTransitionTime}`;
     }
+    if (o.status === n.status && nt > ot && !flipped(n.type)) {
+      return `condition ${n.type} stayed ${n.status} but lastTransitionTime moved ${o.lastTransitionTime} → ${n.lastTransitionTime} with no transition in between`;
+    }
   }
   return undefined;
 }
 
 export class TransitionTimeHonest extends ObjectHistoryChecker {
+  /** Per pod ("ns/name", so a static pod's cache and its mirror meet) and condition type: the status
+   *  the kubelet last cached, and how many times it changed. */
+  private readonly cached = new Map<string, Map<string, { status: string | undefined; flips: number }>>();
+  /** Per object UID and condition type: the flip count when its last version was written. */
+  private readonly atWrite = new Map<string, number>();
+
   constructor(feeds: Feeds) {
     super('transition-time-honest', feeds);
+    feeds.onTrace(['status.set'], (r) => {
+      const entry = r.pod && typeof r.uid === 'string' ? this.w.kubelet()?.statusManager.cachedEntry(r.uid) : undefined;
+      if (!entry || !r.pod) return;
+      let byType = this.cached.get(r.pod);
+      if (byType === undefined) this.cached.set(r.pod, (byType = new Map()));
+      for (const c of entry.status.conditions ?? []) {
+        const seen = byType.get(c.type);
+        if (seen === undefined) byType.set(c.type, { status: c.status, flips: 0 });
+        else if (seen.status !== c.status) {
+          seen.status = c.status;
+          seen.flips++;
+        }
+      }
+    });
+    // After the judgement of a write (listeners run in order), remember the counts it was judged at.
+    feeds.onApiChange((c) => {
+      const key = podKey(c.next);
+      const uid = c.next.metadata?.uid ?? '';
+      for (const cond of c.next.status?.conditions ?? []) this.atWrite.set(`${uid}|${cond.type}`, this.flips(key, cond.type));
+    });
   }
+
+  private flips(key: string, type: string): number {
+    return this.cached.get(key)?.get(type)?.flips ?? 0;
+  }
+
   protected judge(prev: Pod, next: Pod) {
-    return dishonestTransitionTime(prev, next, this.w.epochMs + this.w.engine.nowMs);
+    const key = podKey(next);
+    const uid = next.metadata?.uid ?? '';
+    const flipped = (type: string) => this.flips(key, type) > (this.atWrite.get(`${uid}|${type}`) ?? 0);
+    return dishonestTransitionTime(prev, next, this.w.epochMs + this.w.engine.nowMs, flipped);
   }
 }

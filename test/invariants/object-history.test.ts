@@ -169,7 +169,7 @@ describe('transition-time-honest', () => {
     ]);
   });
 
-  it('holds for honest flips, sub-second spellings of one second, times being set, and transitions it did not see', () => {
+  it('holds for honest flips, sub-second spellings of one second, and times being set', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('False')] } }));
     h.check(['transition-time-honest']);
@@ -177,9 +177,27 @@ describe('transition-time-honest', () => {
     h.at(3000, () => h.patch('p', { conditions: [ready('True', at(3))] })); // flip, new time
     h.at(4000, () => h.patch('p', { conditions: [ready('True', at(3.4))] })); // same second, spelled with ms
     h.at(9000, () => h.patch('p', { conditions: [ready('False', at(9)), { type: 'Initialized', status: 'True', lastTransitionTime: at(9) }] }));
-    h.at(12_000, () => h.patch('p', { conditions: [ready('False', at(11))] })); // False → True → False, the True never written
     h.run(15_000);
     expect(h.violations()).toEqual([]);
+  });
+
+  it('a time that moves on while the status stays is honest only after a transition the writer saw', () => {
+    const prev = pod('p', { status: { conditions: [ready('False', at(9))] } });
+    const next = pod('p', { status: { conditions: [ready('False', at(11))] } });
+    const abs = parseRfc3339(at(12))!;
+    // False → True → False in the kubelet's cache, the True never written: honest.
+    expect(dishonestTransitionTime(prev, next, abs, () => true)).toBeUndefined();
+    // No transition anywhere (another writer's re-stamp, or a forced condition re-sent): reported.
+    expect(dishonestTransitionTime(prev, next, abs, () => false)).toContain('stayed False but lastTransitionTime moved');
+  });
+
+  it('reports a re-stamp by a writer that saw no transition', () => {
+    const h = harness();
+    h.create(pod('p', { status: { phase: 'Running', conditions: [ready('False', at(0))] } }));
+    h.check(['transition-time-honest']);
+    h.at(12_000, () => h.patch('p', { conditions: [ready('False', at(11))] }));
+    h.run(15_000);
+    expect(h.violations().map((v) => v.invariant)).toEqual(['transition-time-honest']);
   });
 
   it('lets two transitions of one second share a time when the write lands within the next second', () => {
