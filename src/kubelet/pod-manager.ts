@@ -167,6 +167,7 @@ export class PodManager implements PodManagerApi {
     if (pod.metadata?.name !== mirror.metadata?.name || pod.metadata?.namespace !== mirror.metadata?.namespace) return false;
     const hash = mirror.metadata?.annotations?.[ANNOTATION_CONFIG_MIRROR];
     if (hash === undefined) return false;
-    return hash === pod.metadata?.annotations?.[ANNOTATION_CONFIG_HASH];
+    // Go reads a missing annotation as "".
+    return hash === (pod.metadata?.annotations?.[ANNOTATION_CONFIG_HASH] ?? '');
   }
 }
