@@ -18,9 +18,12 @@
 // 0, 10, 20, 40, 80, 160, 300, 300 s after each death. Worker jitter is off (tuning.workerJitter).
 //
 // Generations. classic (v1.19/v1.20): dispatchWork hands a deleted pod whose containers are all
-// terminal to TerminatePod; syncPod kills a deleted or Failed pod with the pod's grace (≥ 2 s);
+// terminal to TerminatePod and gives a pod whose cached phase is terminal no more work;
+// syncPod kills a deleted or Failed pod with the pod's grace (≥ 2 s);
 // removal from config forgets the worker and the pod killer stops what still runs; the deletion
-// safety hook is PodResourcesAreReclaimed. current (v1.27+): the pod worker state machine
+// safety hook is PodResourcesAreReclaimed, which waits until the container deletor (run on a
+// deleted pod's ContainerDied) has removed its containers and a relist has dropped them from the
+// PLEG cache. current (v1.27+): the pod worker state machine
 // syncing → terminating → terminated → finished; SyncTerminatingPod kills with the effective grace
 // period and sets the status twice (before the kill, and with podIsTerminal after it);
 // SyncTerminatedPod sets the final status and calls TerminatePod, for deleted pods and for pods that
@@ -172,8 +175,6 @@ export class Node implements PodSyncer {
   private readonly lastConfig = new Map<UID, Pod>();
   /** Runtime pods being killed because nothing in config wants them. */
   private readonly orphanKills = new Set<UID>();
-  /** In-flight kills by pod (for a shortened grace period). */
-  private readonly killing = new Map<UID, Pod>();
   /** clock.at, memoized: container timestamps are rendered on every sync. */
   private readonly rfc3339Memo = new Map<number, string>();
   private readonly rfc3339 = (ms: number): string => {
@@ -239,8 +240,8 @@ export class Node implements PodSyncer {
     this.workersCurrent = this.gen === 'current' ? new PodWorkersCurrent(workerOpts) : null;
     this.workersClassic = this.gen === 'classic' ? new PodWorkersClassic(workerOpts) : null;
     this.deletionSafety = {
-      // classic PodResourcesAreReclaimed: nothing of the pod runs, in the status or in the runtime
-      podResourcesAreReclaimed: (pod: Pod, status: PodStatus) => notRunning(status.containerStatuses) && !this.runtime.hasRunningContainers(pod.metadata?.uid ?? ''),
+      // classic PodResourcesAreReclaimed: nothing runs per the status, no container left in the PLEG cache
+      podResourcesAreReclaimed: (pod: Pod, status: PodStatus) => this.podResourcesAreReclaimed(pod, status),
       // current PodCouldHaveRunningContainers: the pod worker has not reached terminated
       podCouldHaveRunningContainers: (pod: Pod) => this.couldHaveRunningContainers(pod.metadata?.uid ?? ''),
     };
@@ -401,30 +402,70 @@ export class Node implements PodSyncer {
     this.dispatchWork(pod, updateType, mirror);
   }
 
-  /** dispatchWork (classic): a deleted pod whose containers are all terminal is handed to
-   *  TerminatePod instead of a worker; a terminal pod with terminal containers needs no work. */
+  /** dispatchWork (classic, v1.18–v1.20 kubelet.go): a deleted pod whose containers are all
+   *  terminal is handed to TerminatePod instead of a worker; a pod whose cached phase is terminal
+   *  gets no more work at all, even while its containers still run (v1.21's PR #98742 added
+   *  `&& containersTerminal` to that optimization; v1.20 has the stale-containerStatuses bug
+   *  #98718). */
   private dispatchWork(pod: Pod, updateType: SyncPodType, mirrorPod: Pod | undefined): void {
     const uid = pod.metadata?.uid ?? '';
-    const status = this.sm.getPodStatus(uid) ?? pod.status ?? {};
-    const containersTerminal = notRunning(status.containerStatuses);
-    const podWorkerTerminal = isPodPhaseTerminal(status.phase);
+    // check whether we are ready to delete the pod from the API server (all status up to date)
+    const { containersTerminal, podWorkerTerminal } = this.podAndContainersAreTerminal(pod);
     if (pod.metadata?.deletionTimestamp && containersTerminal) {
       this.trace({ type: 'worker.terminated', actor: 'kubelet', pod: podKey(pod), uid, via: 'dispatchWork' });
       this.sm.terminatePod(pod);
       return;
     }
-    if (podWorkerTerminal && containersTerminal) return;
+    // optimization: avoid invoking the pod worker if no further changes are possible to the pod definition
+    if (podWorkerTerminal) {
+      this.log('V4', `Pod has completed, ignoring remaining sync work: ${updateType}`, podKey(pod));
+      return;
+    }
     this.workersClassic!.updatePod({ updateType, pod, mirrorPod });
   }
 
-  /** PLEG events: every event but ContainerRemoved syncs the pod. */
+  /** podAndContainersAreTerminal (classic, v1.18–v1.20 kubelet_pods.go): per the status manager's
+   *  cache (else the API status), whether no container runs, and whether the pod worker is done:
+   *  a terminal phase, or deleted with no container running. */
+  private podAndContainersAreTerminal(pod: Pod): { containersTerminal: boolean; podWorkerTerminal: boolean } {
+    const status = this.sm.getPodStatus(pod.metadata?.uid ?? '') ?? pod.status ?? {};
+    const containersTerminal = notRunning(status.containerStatuses);
+    const podWorkerTerminal = isPodPhaseTerminal(status.phase) || (!!pod.metadata?.deletionTimestamp && containersTerminal);
+    return { containersTerminal, podWorkerTerminal };
+  }
+
+  /** PLEG events: every event but ContainerRemoved syncs the pod; in the classic generation a
+   *  ContainerDied then runs the container deletor (cleanUpContainersInPod). */
   private onPlegEvents(events: PodLifecycleEvent[]): void {
     if (this.stopped) return;
     for (const e of events) {
-      if (e.type === 'ContainerRemoved') continue;
-      const pod = this.pm.getPodByUID(e.uid);
-      if (pod !== undefined) this.handlePodSyncs([pod]);
+      if (e.type !== 'ContainerRemoved') {
+        const pod = this.pm.getPodByUID(e.uid);
+        if (pod !== undefined) this.handlePodSyncs([pod]);
+      }
+      if (e.type === 'ContainerDied' && this.gen === 'classic') this.cleanUpContainersInPod(e.uid, e.containerID);
     }
+  }
+
+  /** cleanUpContainersInPod (classic, v1.19/v1.20 kubelet.go): when the pod was evicted, or is
+   *  deleted and its status generated from the cache shows nothing running, the container deletor
+   *  (podContainerDeletor.deleteContainersInPod with removeAll) removes every exited container of
+   *  the pod; the next relist reports them ContainerRemoved and drops them from the cache, which
+   *  is what PodResourcesAreReclaimed waits for. Not modelled: the other case, which removes all
+   *  but the newest dead instance of the container that died (containersToKeep = 1), and the
+   *  current generation's deletor (ShouldPodContentBeRemoved); neither changes a status. */
+  private cleanUpContainersInPod(uid: UID, _exitedContainerID: string): void {
+    const podStatus = this.cache.get(uid);
+    const syncedPod = this.pm.getPodByUID(uid);
+    if (syncedPod === undefined) return;
+    // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
+    const apiPodStatus = this.generateAPIPodStatus(syncedPod, podStatus, false);
+    const evicted = syncedPod.status?.phase === 'Failed' && syncedPod.status?.reason === 'Evicted'; // eviction.PodIsEvicted
+    const removeAll = evicted || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
+    if (!removeAll) return;
+    // getContainersToDeleteInPod: the exited instances, newest attempt (then newest created) first
+    const candidates = podStatus.containers.filter((c) => c.state === 'exited').sort((a, b) => b.restartCount - a.restartCount || b.createdAtMs - a.createdAtMs);
+    for (const c of candidates) this.runtime.removeContainer(c.id);
   }
 
   // ---- status generation ---------------------------------------------------------------------
@@ -510,14 +551,6 @@ export class Node implements PodSyncer {
     const results = yield* this.runtimeSyncPod(pod, podStatus);
     this.updateReasonCache(uid, results);
     return { err: this.syncError(results) };
-  }
-
-  /** A shortened grace period reaches the containers being stopped: the SIGKILL comes earlier. */
-  graceShortened(pod: Pod, gracePeriodSeconds: number): void {
-    const uid = pod.metadata?.uid ?? '';
-    if (!this.killing.has(uid)) return;
-    const timeout = killContainerTimeoutSeconds(this.gen, pod, gracePeriodSeconds);
-    for (const c of this.runtime.runningContainers(uid)) if (c.sigtermAtMs !== undefined) this.runtime.stopContainer(c.id, timeout, this.group);
   }
 
   private syncError(results: StartResult[]): string | undefined {
@@ -620,7 +653,6 @@ export class Node implements PodSyncer {
   private *killPod(pod: Pod, gracePeriodOverride: number | undefined): Proc<void> {
     const uid = pod.metadata?.uid ?? '';
     const running = this.runtime.runningContainers(uid);
-    this.killing.set(uid, pod);
     const inits = pod.spec?.initContainers ?? [];
     const sidecarIndex = new Map<string, number>();
     inits.forEach((c, i) => {
@@ -644,7 +676,6 @@ export class Node implements PodSyncer {
     }
     for (const w of waits) yield* w.wait();
     this.runtime.stopPodSandbox(uid);
-    this.killing.delete(uid);
   }
 
   /** Wait until every container has exited, or until deadlineMs. */
@@ -720,6 +751,23 @@ export class Node implements PodSyncer {
   private podIsTerminated(pod: Pod): boolean {
     const st = this.sm.getPodStatus(pod.metadata?.uid ?? '') ?? pod.status ?? {};
     return isPodPhaseTerminal(st.phase) || (!!pod.metadata?.deletionTimestamp && notRunning(st.containerStatuses));
+  }
+
+  /** PodResourcesAreReclaimed (classic, v1.18–v1.20 kubelet_pods.go): no container runs per the
+   *  status, and the PLEG cache lists no container of the pod — exited ones too, which leave the
+   *  cache only after the container deletor removed them and a relist saw it. Volumes and the pod
+   *  cgroup, upstream's further checks, are not modelled (always reclaimed). */
+  podResourcesAreReclaimed(pod: Pod, status: PodStatus): boolean {
+    if (!notRunning(status.containerStatuses)) {
+      this.log('V3', 'Pod is terminated, but some containers are still running', podKey(pod));
+      return false;
+    }
+    const runtimeStatus = this.cache.get(pod.metadata?.uid ?? '');
+    if (runtimeStatus.containers.length > 0) {
+      this.log('V3', 'Pod is terminated, but some containers have not been cleaned up', podKey(pod), { containers: runtimeStatus.containers.map((c) => `${c.name}:${c.state}`) });
+      return false;
+    }
+    return true;
   }
 
   /** PodCouldHaveRunningContainers (current: the pod worker's state). The classic kubelet has no

@@ -81,7 +81,8 @@ function computeInitContainerActions(
       break;
     }
   }
-  const isPreviouslyInitialized = podHasInitialized;
+  // isPreviouslyInitialized: whether the init container being looked at was initialized before
+  let isPreviouslyInitialized = podHasInitialized;
   const restartOnFailure = shouldRestartOnFailure(pod);
   let anyStatus = false;
 
@@ -132,7 +133,9 @@ function computeInitContainerActions(
           return false;
         }
     }
-    if (!isPreviouslyInitialized) break;
+    // the one before this init container has been initialized: go on to the earlier ones, so that
+    // an exited sidecar is restarted while a later init container still runs (v1.29+)
+    if (!isPreviouslyInitialized) isPreviouslyInitialized = true;
   }
   if (!anyStatus && !isPreviouslyInitialized && changes.initContainersToStart.length === 0) changes.initContainersToStart.push(0);
   // the list was built from the last init container backwards; start in spec order

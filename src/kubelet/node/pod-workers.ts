@@ -48,9 +48,6 @@ export interface PodSyncer {
   syncTerminatedPod(pod: Pod, status: RuntimePodStatus): Proc<{ err?: string }>;
   /** classic syncPod */
   syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): Proc<{ err?: string }>;
-  /** A terminating pod's grace period was shortened while its kill is in flight (upstream cancels
-   *  the sync so that it restarts with the shorter grace). */
-  graceShortened(pod: Pod, gracePeriodSeconds: number): void;
 }
 
 /** The kubelet's work queue: when each pod is due for its next sync. */
@@ -211,8 +208,11 @@ export class PodWorkersCurrent {
     ch.trySend(undefined);
 
     if ((becameTerminating || wasGracePeriodShortened) && status.syncing) {
+      // status.cancelFn(): SyncTerminatingPod ignores the worker's context (v1.27+, TODO(#113606):
+      // context.Background()), so a kill in flight is not interrupted; its StopContainer calls keep
+      // their timeout, and completeTerminating then takes the pending update as TerminatedPod: the
+      // shorter grace period is recorded (status.gracePeriod) but never reaches the containers
       tracer.log('V3', 'Cancelling current pod sync', podKey(pod), { uid, gracePeriod: status.gracePeriod });
-      if (wasGracePeriodShortened) this.o.syncer.graceShortened(pod, status.gracePeriod);
     }
   }
 

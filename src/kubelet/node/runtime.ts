@@ -246,6 +246,23 @@ export class Runtime {
     }
   }
 
+  /** RemoveContainer (the kubelet's container deletor, podContainerDeletor): an exited instance
+   *  leaves the runtime; the next relist reports it ContainerRemoved and drops it from the cache.
+   *  False when there is no such instance or it still runs (containerd refuses to remove it). */
+  removeContainer(id: string): boolean {
+    const c = this.byID.get(id);
+    if (c === undefined || c.running) return false;
+    const p = this.pods.get(c.podUID);
+    if (p !== undefined) {
+      const i = p.containers.indexOf(c);
+      if (i >= 0) p.containers.splice(i, 1);
+    }
+    this.byID.delete(id);
+    this.touch(c.podUID);
+    this.tracer.emit({ type: 'runtime.remove', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, containerID: c.id });
+    return true;
+  }
+
   // ---- the timeline's node actions -----------------------------------------------------------
 
   /** The newest running instance of a container of the pod. */

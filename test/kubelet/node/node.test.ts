@@ -226,6 +226,25 @@ describe('Node, current generation only', () => {
     expect(h.sm.cachedEntry('uid-job')?.podIsFinished).toBe(true);
   });
 
+  it('a sidecar that crashes while a later init container runs is restarted at once (computeInitContainerActions walks every init container)', () => {
+    const pod = simplePod('side', 'Always', {
+      initContainers: [
+        { name: 'proxy', image: 'img', restartPolicy: 'Always' },
+        { name: 'migrate', image: 'img' },
+      ],
+    });
+    const h = new Harness({ variant: 'current', pods: [pod], behaviour: { side: { proxy: [attempt('forever', 0, 0)], migrate: [attempt(60_000, 0)] } } });
+    h.at(10_000, () => h.node.exit('uid-side', 'proxy', 1));
+    h.run(90_000);
+    expect(h.starts('side', 'migrate').map(s)).toEqual([1]);
+    // the 10 s relist sees the death; that sync restarts the sidecar (its first death: no back-off)
+    expect(h.starts('side', 'proxy').map(s)).toEqual([0, 10]);
+    expect(h.starts('side', 'main').map(s)).toEqual([61]);
+    const proxy = h.apiPod('side')!.status!.initContainerStatuses!.find((c) => c.name === 'proxy')!;
+    expect(proxy).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 1 } } });
+    expect(proxy.state?.running).toBeDefined();
+  });
+
   it('sidecars start before the main container and are stopped when it is done', () => {
     const pod = simplePod('side', 'Never', { initContainers: [{ name: 'proxy', image: 'img', restartPolicy: 'Always' }] });
     const h = new Harness({ variant: 'current', pods: [pod], behaviour: { side: { proxy: [attempt('forever', 0, 1000)], main: [attempt(5000, 0)] } } });
@@ -238,29 +257,99 @@ describe('Node, current generation only', () => {
     expect(h.apiPod('side')?.status?.phase).toBe('Succeeded');
   });
 
-  it('a shorter grace period brings the SIGKILL forward', () => {
+  it('a shorter grace period does not interrupt the kill in flight: SIGKILL at the original deadline (SyncTerminatingPod ignores the worker context)', () => {
     const h = new Harness({ variant: 'current', pods: [simplePod('svc', 'Always')], behaviour: { svc: { main: [attempt('forever', 0, 'ignore')] } } });
     h.at(10_000, () => h.api.delete('default', 'svc', { gracePeriodSeconds: 60 }, 'user'));
     h.at(20_000, () => h.api.delete('default', 'svc', { gracePeriodSeconds: 5 }, 'user'));
+    let at30: { exists: boolean; gracePeriod?: number } | undefined;
+    h.at(30_000, () => (at30 = { exists: h.apiPod('svc') !== undefined, gracePeriod: h.node.workersCurrent!.status('uid-svc')?.gracePeriod }));
     h.run(120_000);
     const kills = h.tracer.of('runtime.kill', 'default/svc');
     expect(kills.map((k) => k.signal)).toEqual(['SIGTERM', 'SIGKILL']);
-    expect(s(kills[1].t)).toBeCloseTo(25, 0);
+    expect(kills[0].timeoutSeconds).toBe(60);
+    expect(kills[1].t).toBe(70_001); // SIGTERM at 10.001 s + 60 s, not 25 s
+    // the shorter grace is recorded, the pod is still there past its shortened deadline
+    expect(at30).toEqual({ exists: true, gracePeriod: 5 });
     expect(h.apiPod('svc')).toBeUndefined();
   });
 });
 
 describe('Node, classic generation only', () => {
-  it('PodResourcesAreReclaimed: nothing running in the runtime nor in the status', () => {
+  it('a shorter grace period does not reach the kill in flight (v1.20 has no cancellation): SIGKILL at the original deadline', () => {
+    const h = new Harness({ variant: 'classic', pods: [simplePod('svc', 'Always')], behaviour: { svc: { main: [attempt('forever', 0, 'ignore')] } } });
+    h.at(10_000, () => h.api.delete('default', 'svc', { gracePeriodSeconds: 60 }, 'user'));
+    h.at(20_000, () => h.api.delete('default', 'svc', { gracePeriodSeconds: 5 }, 'user'));
+    h.run(120_000);
+    const kills = h.tracer.of('runtime.kill', 'default/svc');
+    expect(kills.map((k) => k.signal)).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(kills[1].t).toBe(70_001);
+    expect(h.apiPod('svc')).toBeUndefined();
+  });
+
+  it('PodResourcesAreReclaimed (v1.20): nothing running per the status, and no container, exited ones too, in the PLEG cache', () => {
     const h = new Harness({ variant: 'classic', pods: [simplePod('web', 'Always')] });
     h.run(3_000);
     const pod = h.apiPod('web')!;
-    expect(h.node.deletionSafety.podResourcesAreReclaimed(pod, {})).toBe(false);
+    expect(h.node.deletionSafety.podResourcesAreReclaimed(pod, {})).toBe(false); // the cache lists the running container
     h.at(4_000, () => h.runtime.exit('uid-web', 'main', 0));
     h.at(4_000, () => h.stopKubelet());
     h.run(5_000);
-    expect(h.node.deletionSafety.podResourcesAreReclaimed(pod, {})).toBe(true);
-    expect(h.node.deletionSafety.podResourcesAreReclaimed(pod, pod.status!)).toBe(false); // the status still says running
+    // the container exited, but nothing removed it: the (last) relist still lists it
+    expect(h.runtime.hasRunningContainers('uid-web')).toBe(false);
+    expect(h.node.deletionSafety.podResourcesAreReclaimed(pod, {})).toBe(false);
+  });
+
+  it('dispatchWork (v1.20): once the cached phase is terminal nothing is dispatched, even while containers run (#98718)', () => {
+    const h = new Harness({ variant: 'classic', pods: [simplePod('job', 'Never', { activeDeadlineSeconds: 10 })] });
+    // the deadline handler's verdict, while the container still runs
+    h.at(11_000, () => h.sm.setPodStatus(h.pm.getPodByUID('uid-job')!, { ...h.sm.getPodStatus('uid-job')!, phase: 'Failed', reason: 'DeadlineExceeded' }));
+    h.run(40_000);
+    // housekeeping's pod killer stops the no-longer-desired pod; its death syncs nothing
+    const exit = h.tracer.of('runtime.exit', 'default/job');
+    expect(exit.map((r) => [s(r.t), r.exitCode])).toEqual([[12, 143]]);
+    expect(h.tracer.of('worker.sync', 'default/job').filter((r) => r.t > 11_000)).toEqual([]);
+    const died = h.tracer.of('pleg.event', 'default/job').filter((r) => r.event === 'ContainerDied');
+    expect(died.map((r) => s(r.t))).toEqual([13]); // the first relist after the exit
+    expect(h.tracer.logs.filter((l) => l.msg.startsWith('Pod has completed, ignoring remaining sync work')).map((l) => s(l.t))).toEqual([13]);
+    // the apiserver keeps the stale running container in the Failed pod
+    const st = h.apiPod('job')!.status!;
+    expect(st.phase).toBe('Failed');
+    expect(st.containerStatuses?.[0].state?.running).toBeDefined();
+  });
+
+  it('the container deletor removes a deleted pod\'s exited containers on ContainerDied; the next relist clears the cache and the next batch deletes the pod', () => {
+    const h = new Harness({ variant: 'classic', pods: [simplePod('web', 'Always'), simplePod('crash', 'Always')], behaviour: { crash: { main: [attempt(2_000, 1)] } } });
+    h.at(10_000, () => h.api.delete('default', 'web', {}, 'user'));
+    const seen: Record<string, { reclaimed: boolean; inRuntime: number; inCache: number; exists: boolean }> = {};
+    const look = (label: string) => () => {
+      const pod = h.apiPod('web') ?? h.pm.getPodByUID('uid-web')!;
+      seen[label] = {
+        reclaimed: h.node.deletionSafety.podResourcesAreReclaimed(pod, h.sm.getPodStatus('uid-web') ?? {}),
+        inRuntime: h.runtime.containersOf('uid-web').length,
+        inCache: h.node.cache.get('uid-web').containers.length,
+        exists: h.apiPod('web') !== undefined,
+      };
+    };
+    // SIGTERM at 10.001 s, exit at once (143); the 11 s relist sees the death: sync, and the deletor removes the container
+    h.at(11_500, look('11.5'));
+    h.at(12_500, look('12.5'));
+    h.at(19_999, look('19.999'));
+    h.run(30_000);
+    expect(seen['11.5']).toEqual({ reclaimed: false, inRuntime: 0, inCache: 1, exists: true });
+    expect(seen['12.5']).toEqual({ reclaimed: true, inRuntime: 0, inCache: 0, exists: true });
+    expect(seen['19.999']).toMatchObject({ reclaimed: true, exists: true });
+    const removed = h.tracer.of('runtime.remove', 'default/web');
+    expect(removed.map((r) => s(r.t))).toEqual([11]);
+    expect(h.tracer.of('pleg.event', 'default/web').filter((r) => r.event === 'ContainerRemoved').map((r) => s(r.t))).toEqual([12]);
+    // the status manager's 20 s batch: canBeDeleted now holds
+    const del = h.tracer.of('api.delete', 'default/web').filter((r) => r.actor === 'kubelet');
+    expect(del.length).toBe(1);
+    expect(del[0].t).toBeGreaterThanOrEqual(20_000);
+    expect(del[0].t).toBeLessThan(20_010);
+    expect(h.apiPod('web')).toBeUndefined();
+    // a live pod's dead containers stay (removeAll is false; the keep-newest GC is not modelled)
+    expect(h.tracer.of('runtime.remove', 'default/crash')).toEqual([]);
+    expect(h.runtime.containersOf('uid-crash').length).toBeGreaterThan(1);
   });
 });
 
