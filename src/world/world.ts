@@ -153,7 +153,8 @@ export class World {
       kl.node?.podRemoved(obj);
       return;
     }
-    const known = isMirrorPod(obj) ? pm.getMirrorPods().some((p) => p.metadata?.uid === obj.metadata?.uid) : pm.getPodByUID(obj.metadata!.uid!) !== undefined;
+    const uid = obj.metadata?.uid ?? '';
+    const known = isMirrorPod(obj) ? pm.getMirrorPodByUID(uid) !== undefined : pm.getPodByUID(uid) !== undefined;
     if (known) {
       pm.updatePod(obj);
       kl.node?.podUpdated(obj);
