@@ -36,6 +36,12 @@ export class Channel<T> {
   private recvq: Waiter<T>[] = [];
   private sendq: Waiter<T>[] = [];
   private closed = false;
+  /** What a blocking receive yields (the same for every receive: it only registers the process). */
+  private readonly recvWaitable: Waitable<RecvResult<T>> = {
+    park: (_e: Engine, proc: Process) => {
+      this.recvq.push({ proc, token: proc.token, sel: null, caseIndex: 0, value: undefined });
+    },
+  };
 
   constructor(private readonly engine: Engine, readonly cap: number, readonly name = 'chan') {}
 
@@ -143,11 +149,7 @@ export class Channel<T> {
   *recv(): Proc<RecvResult<T>> {
     const got = this.tryRecv();
     if (got !== undefined) return got;
-    return (yield {
-      park: (_e: Engine, proc: Process) => {
-        this.recvq.push({ proc, token: proc.token, sel: null, caseIndex: 0, value: undefined });
-      },
-    } as Waitable<RecvResult<T>>) as RecvResult<T>;
+    return (yield this.recvWaitable) as RecvResult<T>;
   }
 
   /** A receive case for select. */

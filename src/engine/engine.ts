@@ -53,18 +53,25 @@ export class Process {
   }
 }
 
-interface Entry {
-  atMs: number;
-  seq: number;
-  proc: Process | null;
-  token: number;
-  value: unknown;
-  fn: (() => void) | null;
-}
-
 /** A cancellable callback scheduled with engine.at / engine.after. */
 export interface Timer {
   cancel(): void;
+}
+
+/** A queued event: a process to resume, or a callback (which is its own Timer). */
+class Entry implements Timer {
+  constructor(
+    readonly atMs: number,
+    readonly seq: number,
+    readonly proc: Process | null,
+    readonly token: number,
+    readonly value: unknown,
+    public fn: (() => void) | null,
+  ) {}
+
+  cancel(): void {
+    this.fn = null;
+  }
 }
 
 /** The seeded choice points of a run (Go's select between ready cases, map iteration order, ties).
@@ -125,8 +132,7 @@ export class Engine {
 
   /** Run fn at virtual time atMs (not earlier than now). */
   at(atMs: number, fn: () => void): Timer {
-    const e = this.push(Math.max(atMs, this.nowMs), null, 0, undefined, fn);
-    return { cancel: () => { e.fn = null; } };
+    return this.push(Math.max(atMs, this.nowMs), null, 0, undefined, fn);
   }
 
   after(delayMs: number, fn: () => void): Timer {
@@ -142,7 +148,7 @@ export class Engine {
   }
 
   private push(atMs: number, proc: Process | null, token: number, value: unknown, fn: (() => void) | null): Entry {
-    const e: Entry = { atMs, seq: this.seqCounter++, proc, token, value, fn };
+    const e = new Entry(atMs, this.seqCounter++, proc, token, value, fn);
     this.queue.push(e);
     return e;
   }

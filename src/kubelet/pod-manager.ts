@@ -24,6 +24,10 @@ export class PodManager implements PodManagerApi {
   private mirrorPodByFullName = new Map<string, Pod>();
   /** Mirror pod UID → static pod UID. */
   private translationByUID = new Map<UID, UID>();
+  /** podByUID's keys, sorted (getPods); null when a key was added or removed. */
+  private sortedUIDs: UID[] | null = null;
+  /** How many pods of podByUID are static (getUIDTranslations walks them only when there are any). */
+  private staticPods = 0;
 
   constructor(pods: Iterable<Pod> = []) {
     this.updatePodsInternal(pods);
@@ -36,6 +40,8 @@ export class PodManager implements PodManagerApi {
     this.podByFullName.clear();
     this.mirrorPodByFullName.clear();
     this.translationByUID.clear();
+    this.sortedUIDs = null;
+    this.staticPods = 0;
     this.updatePodsInternal(pods);
   }
 
@@ -61,6 +67,10 @@ export class PodManager implements PodManagerApi {
         const p = this.podByFullName.get(fullName);
         if (p) this.translationByUID.set(uid, podUID(p));
       } else {
+        const prev = this.podByUID.get(uid);
+        if (prev === undefined) this.sortedUIDs = null;
+        else if (isStaticPod(prev)) this.staticPods--;
+        if (isStaticPod(pod)) this.staticPods++;
         this.podByUID.set(uid, pod);
         this.podByFullName.set(fullName, pod);
         const m = this.mirrorPodByFullName.get(fullName);
@@ -79,7 +89,12 @@ export class PodManager implements PodManagerApi {
       this.mirrorPodByFullName.delete(fullName);
       this.translationByUID.delete(uid);
     } else {
-      this.podByUID.delete(uid);
+      const prev = this.podByUID.get(uid);
+      if (prev !== undefined) {
+        if (isStaticPod(prev)) this.staticPods--;
+        this.podByUID.delete(uid);
+        this.sortedUIDs = null;
+      }
       this.podByFullName.delete(fullName);
     }
   }
@@ -91,7 +106,10 @@ export class PodManager implements PodManagerApi {
 
   /** GetPods: every regular pod, sorted by UID. */
   getPods(): Pod[] {
-    return [...this.podByUID.values()].sort(byUID);
+    if (this.sortedUIDs === null) this.sortedUIDs = [...this.podByUID.values()].sort(byUID).map(podUID);
+    const out: Pod[] = [];
+    for (const uid of this.sortedUIDs) out.push(this.podByUID.get(uid)!);
+    return out;
   }
 
   /** Every mirror pod, sorted by UID. */
@@ -146,7 +164,7 @@ export class PodManager implements PodManagerApi {
   getUIDTranslations(): { podToMirror: Map<UID, UID>; mirrorToPod: Map<UID, UID> } {
     const podToMirror = new Map<UID, UID>();
     const mirrorToPod = new Map<UID, UID>();
-    for (const [uid, pod] of this.podByUID) if (isStaticPod(pod)) podToMirror.set(uid, '');
+    if (this.staticPods > 0) for (const [uid, pod] of this.podByUID) if (isStaticPod(pod)) podToMirror.set(uid, '');
     for (const [mirror, pod] of this.translationByUID) {
       mirrorToPod.set(mirror, pod);
       podToMirror.set(pod, mirror);

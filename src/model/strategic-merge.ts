@@ -83,6 +83,14 @@ const RETAIN_KEYS = '$retainKeys';
 const SET_ELEMENT_ORDER = '$setElementOrder/';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList/';
 
+/** SET_ELEMENT_ORDER + field, kept: one string per field rather than a new one per patch. */
+const setElementOrderKeys = new Map<string, string>();
+function setElementOrderKey(field: string): string {
+  let k = setElementOrderKeys.get(field);
+  if (k === undefined) setElementOrderKeys.set(field, (k = SET_ELEMENT_ORDER + field));
+  return k;
+}
+
 function isAbsent(v: unknown): v is null | undefined {
   return v === undefined || v === null;
 }
@@ -133,15 +141,18 @@ function isEmpty(o: Obj): boolean {
 
 /** The same object with its keys in Go's encoding/json order (byte-wise sorted). */
 function sortKeys(o: Obj): Obj {
-  const keys = Object.keys(o);
+  // (for-in walks the keys in Object.keys order; no array unless they need sorting)
+  let prev: string | undefined;
   let sorted = true;
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1] > keys[i]) {
+  for (const k in o) {
+    if (prev !== undefined && prev > k) {
       sorted = false;
       break;
     }
+    prev = k;
   }
   if (sorted) return o;
+  const keys = Object.keys(o);
   keys.sort();
   const r: Obj = {};
   for (const k of keys) r[k] = o[k];
@@ -187,6 +198,8 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
       patch[key] = mv; // added
       continue;
     }
+    // The very same value, with no merge list below it (no patch metadata): nothing to diff.
+    if (ov === mv && fields?.[key] === undefined) continue;
     if (key === DIRECTIVE) {
       // handleDirectiveMarker: only documents that are themselves patches carry one.
       if (ov !== mv) patch[key] = mv;
@@ -258,6 +271,7 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
       patchList.push(m);
       continue;
     }
+    if (o === m && fm.meta === undefined) continue; // the very same element: no difference
     const d = diffMaps(o, m, fm.meta, fm.retainKeys === true);
     if (!isEmpty(d)) {
       d[mergeKey] = kv;
@@ -276,7 +290,7 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
 
   if (patchList.length > 0) patch[key] = patchList;
   if ((patchList.length > 0 || !orderSame) && modified.length > 0) {
-    patch[SET_ELEMENT_ORDER + key] = modified.map((m) => ({ [mergeKey]: m[mergeKey] }));
+    patch[setElementOrderKey(key)] = modified.map((m) => ({ [mergeKey]: m[mergeKey] }));
   }
 }
 
@@ -307,6 +321,7 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
   }
   const out: Obj = original === undefined ? {} : { ...original };
   const fields = meta?.fields;
+  let deleted = false;
 
   // applyRetainKeysDirective
   const retain = patch[RETAIN_KEYS];
@@ -317,13 +332,18 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       if (isAbsent(patch[k]) || k.charCodeAt(0) === 36 /* $ */) continue;
       if (!keep.has(k)) throw new StrategicMergeError(`field ${k} is in the patch but not in $retainKeys`);
     }
-    for (const k of Object.keys(out)) if (!keep.has(k)) delete out[k];
+    for (const k of Object.keys(out)) {
+      if (!keep.has(k)) {
+        delete out[k];
+        deleted = true;
+      }
+    }
   }
 
   // mergePatchIntoOriginal: lists with a $setElementOrder directive, merged and ordered together.
   let ordered: Set<string> | null = null;
   for (const pk in patch) {
-    if (!pk.startsWith(SET_ELEMENT_ORDER)) continue;
+    if (pk.charCodeAt(0) !== 36 /* $ */ || !pk.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = pk.slice(SET_ELEMENT_ORDER.length);
     (ordered ??= new Set()).add(field);
     const order = patch[pk];
@@ -346,18 +366,19 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       out[field] = merged; // ordering lists of scalars is not ported
       continue;
     }
-    const inOrder = keyIndex(order, mergeKey);
     const patchItems: unknown[] = [];
     const serverOnly: unknown[] = [];
-    for (const e of merged) (inOrder.has(keyOf(e, mergeKey)) ? patchItems : serverOnly).push(e);
+    for (const e of merged) (firstIndexOfKey(order, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
     out[field] = normalizeElementOrder(patchItems, serverOnly, order, origList ?? [], mergeKey);
   }
 
   for (const pk in patch) {
-    if (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER)) continue;
+    // (every directive key starts with "$"; the others skip the prefix tests)
+    const directiveKey = pk.charCodeAt(0) === 36; /* $ */
+    if (directiveKey && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER))) continue;
     if (ordered !== null && ordered.has(pk)) continue;
     const pv = patch[pk];
-    if (pk.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
+    if (directiveKey && pk.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
       // deleteFromSlice
       const field = pk.slice(DELETE_FROM_PRIMITIVE_LIST.length);
       const cur = out[field];
@@ -368,7 +389,10 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       continue;
     }
     if (isAbsent(pv)) {
-      delete out[pk];
+      if (pk in out) {
+        delete out[pk];
+        deleted = true;
+      }
       continue;
     }
     const ov = out[pk];
@@ -386,7 +410,9 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     else if (k === KIND_LIST) out[pk] = mergeSliceHandler(ov as unknown[], pv as unknown[], fm);
     else out[pk] = pv;
   }
-  return out;
+  // A copy without the holes `delete` leaves (V8 keeps such an object in slow dictionary mode, and
+  // the merged object is read many times over).
+  return deleted ? { ...out } : out;
 }
 
 // mergeSliceHandler: merge-keyed lists are merged, every other list is replaced by the patch's.
@@ -411,7 +437,9 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
     } else if (d === 'delete') {
       const kv = p[mergeKey];
       if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
-      orig = orig.filter((o) => o[mergeKey] !== kv);
+      const kept: Obj[] = [];
+      for (const o of orig) if (o[mergeKey] !== kv) kept.push(o);
+      orig = kept;
     } else if (d === 'replace') {
       replace = true;
     } else if (d === 'merge') {
@@ -423,20 +451,20 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   if (replace) return plain.map((p) => clean(p));
 
   // mergeSliceWithoutSpecialElements
-  const merged: unknown[] = orig.slice();
+  const merged: unknown[] = [...orig]; // (not slice(): V8's slice is slow on frozen arrays)
   for (const p of plain) {
     const kv = p[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
-    const i = merged.findIndex((o) => (o as Obj)[mergeKey] === kv);
-    if (i >= 0) merged[i] = mergeMap(merged[i] as Obj, p, elemMeta);
+    let i = 0;
+    while (i < merged.length && (merged[i] as Obj)[mergeKey] !== kv) i++;
+    if (i < merged.length) merged[i] = mergeMap(merged[i] as Obj, p, elemMeta);
     else merged.push(clean(p));
   }
 
   // Enforce the order: patch items in patch order, interleaved with server-only items.
-  const inPatch = keyIndex(plain, mergeKey);
   const patchItems: unknown[] = [];
   const serverOnly: unknown[] = [];
-  for (const e of merged) (inPatch.has(keyOf(e, mergeKey)) ? patchItems : serverOnly).push(e);
+  for (const e of merged) (firstIndexOfKey(plain, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
   return normalizeElementOrder(patchItems, serverOnly, plain, orig, mergeKey);
 }
 
@@ -444,22 +472,34 @@ function keyOf(e: unknown, mergeKey: string): unknown {
   return isObj(e) ? e[mergeKey] : undefined;
 }
 
-/** merge-key value → first index in list */
-function keyIndex(list: readonly unknown[], mergeKey: string): Map<unknown, number> {
-  const m = new Map<unknown, number>();
+/** The first index in `list` of an element with merge-key value kv (compared as Map keys are:
+ *  SameValueZero), or -1. A linear scan: the lists of a pod are short. */
+function firstIndexOfKey(list: readonly unknown[], mergeKey: string, kv: unknown): number {
   for (let i = 0; i < list.length; i++) {
-    const kv = keyOf(list[i], mergeKey);
-    if (!m.has(kv)) m.set(kv, i);
+    const k = keyOf(list[i], mergeKey);
+    if (k === kv || (k !== k && kv !== kv)) return i;
   }
-  return m;
+  return -1;
 }
 
 // normalizeSliceOrder: stable sort by position in `order` (items not found keep their relative place at the end).
 function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], mergeKey: string): unknown[] {
   if (toSort.length < 2) return toSort;
-  const idx = keyIndex(order, mergeKey);
-  const pos = (e: unknown) => idx.get(keyOf(e, mergeKey)) ?? Number.MAX_SAFE_INTEGER;
-  return toSort.slice().sort((a, b) => pos(a) - pos(b));
+  const n = toSort.length;
+  const pos: number[] = [];
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    const p = firstIndexOfKey(order, mergeKey, keyOf(toSort[i], mergeKey));
+    pos.push(p < 0 ? Number.MAX_SAFE_INTEGER : p);
+    if (i > 0 && pos[i] < pos[i - 1]) sorted = false;
+  }
+  if (sorted) return toSort; // (a stable sort would keep it as it is)
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) idx.push(i);
+  idx.sort((a, b) => pos[a] - pos[b]); // stable
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) out.push(toSort[idx[i]]);
+  return out;
 }
 
 // normalizeElementOrder + mergeSortedSlice: the patch's order takes precedence over the server's;
@@ -475,16 +515,15 @@ function normalizeElementOrder(
   const left = normalizeSliceOrder(serverOnly, serverOrder, mergeKey);
   if (left.length === 0) return right;
   if (right.length === 0) return left;
-  const idx = keyIndex(serverOrder, mergeKey);
   const out: unknown[] = [];
   let i = 0, j = 0;
   while (i < left.length || j < right.length) {
     if (i >= left.length) out.push(right[j++]);
     else if (j >= right.length) out.push(left[i++]);
     else {
-      const li = idx.get(keyOf(left[i], mergeKey));
-      const ri = idx.get(keyOf(right[j], mergeKey));
-      if (li !== undefined && ri !== undefined && li < ri) out.push(left[i++]);
+      const li = firstIndexOfKey(serverOrder, mergeKey, keyOf(left[i], mergeKey));
+      const ri = firstIndexOfKey(serverOrder, mergeKey, keyOf(right[j], mergeKey));
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }
   }
@@ -494,8 +533,11 @@ function normalizeElementOrder(
 // validatePatchWithSetOrderList: the patch list's items must appear in $setElementOrder, in its order.
 function validatePatchWithSetOrderList(patchList: unknown[] | undefined, order: unknown[], mergeKey: string | undefined): void {
   if (patchList === undefined || patchList.length === 0 || order.length === 0) return;
-  const nonDelete =
-    mergeKey === undefined ? patchList : patchList.filter((p) => !(isObj(p) && p[DIRECTIVE] === 'delete'));
+  let nonDelete = patchList;
+  if (mergeKey !== undefined) {
+    nonDelete = [];
+    for (const p of patchList) if (!(isObj(p) && p[DIRECTIVE] === 'delete')) nonDelete.push(p);
+  }
   let pi = 0, si = 0;
   while (pi < nonDelete.length && si < order.length) {
     const p = nonDelete[pi];

@@ -14,14 +14,29 @@ export function parseRfc3339(s: string): number | undefined {
 
 let lastAbsMs = Number.NaN;
 let lastText = '';
+/** Whole seconds formatted, as `2026-01-01T00:00:05` (empty: not a 4-digit year), by instant. */
+const secondTexts = new Map<number, string>();
 
 /** Canonical RFC 3339 text of an absolute instant in ms. (The status manager asks for "now" many
- *  times per instant: the last answer is kept.) */
+ *  times per instant: the last answer is kept; and the instants of one second share its text.) */
 export function formatRfc3339(absMs: number): string {
   if (absMs === lastAbsMs) return lastText;
-  const iso = new Date(absMs).toISOString(); // 2026-01-01T00:00:05.250Z
+  const secondMs = Math.floor(absMs / 1000) * 1000;
+  let secondText = secondTexts.get(secondMs);
+  if (secondText === undefined) {
+    const iso = new Date(secondMs).toISOString(); // 2026-01-01T00:00:05.000Z
+    secondText = iso.length === 24 && iso.endsWith('.000Z') ? iso.slice(0, 19) : '';
+    if (secondTexts.size > 4096) secondTexts.clear();
+    secondTexts.set(secondMs, secondText);
+  }
+  if (secondText === '' || !Number.isInteger(absMs)) {
+    const iso = new Date(absMs).toISOString(); // 2026-01-01T00:00:05.250Z
+    lastText = iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
+  } else {
+    const ms = absMs - secondMs;
+    lastText = ms === 0 ? `${secondText}Z` : `${secondText}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+  }
   lastAbsMs = absMs;
-  lastText = iso.endsWith('.000Z') ? iso.slice(0, -5) + 'Z' : iso;
   return lastText;
 }
 

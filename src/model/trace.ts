@@ -35,6 +35,9 @@ export interface TraceRecord {
 }
 
 export interface Tracer {
+  /** False when nothing reads the records (see WorldTracer.active): a caller may then skip
+   *  rendering a costly field. Absent means true. */
+  readonly active?: boolean;
   emit(e: TraceEvent): void;
   /** A kubelet log line (the `log` assertion reads these). */
   log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void;

@@ -85,7 +85,7 @@ export class NetworkClient implements KubeClient {
       });
     });
 
-    const r = yield* answer.wait();
+    const r = (yield answer) as ApiResult<T> | null; // answer.wait(), without its generator
     if (r !== null) return r;
     const message = net.timeoutMessage();
     net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code: 'timeout', message });

@@ -9,6 +9,8 @@ export class WorldTracer implements Tracer {
   private seq = 0;
   /** Called with every record (invariant checkers, counters). */
   readonly listeners: Array<(r: TraceRecord) => void> = [];
+  /** Per-type counters (countTypes), or null. */
+  private typeCounts: Map<string, number> | null = null;
 
   constructor(private readonly clock: { readonly nowMs: number }, private readonly keep: boolean) {}
 
@@ -16,7 +18,29 @@ export class WorldTracer implements Tracer {
     return this.seq;
   }
 
+  /** Does anything read the records: are they kept, or listened to? When not, an event is only
+   *  counted (its sequence number is still taken), and callers may skip rendering costly fields. */
+  get active(): boolean {
+    return this.keep || this.listeners.length > 0;
+  }
+
+  /** Count the events of these types from now on (what a benchmark reports, without records). */
+  countTypes(types: readonly string[]): ReadonlyMap<string, number> {
+    const counts = (this.typeCounts ??= new Map());
+    for (const t of types) if (!counts.has(t)) counts.set(t, 0);
+    return counts;
+  }
+
   emit(e: TraceEvent): void {
+    const counts = this.typeCounts;
+    if (counts !== null) {
+      const c = counts.get(e.type);
+      if (c !== undefined) counts.set(e.type, c + 1);
+    }
+    if (!this.keep && this.listeners.length === 0) {
+      this.seq++;
+      return;
+    }
     const r: TraceRecord = { t: this.clock.nowMs, seq: this.seq++, actor: e.actor, type: e.type };
     if (e.pod !== undefined) r.pod = e.pod;
     for (const k in e) {
@@ -31,6 +55,10 @@ export class WorldTracer implements Tracer {
   }
 
   log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
+    if (!this.keep && this.listeners.length === 0 && this.typeCounts?.has('log') !== true) {
+      this.seq++;
+      return;
+    }
     this.emit({ type: 'log', actor: 'kubelet', pod, level, msg, ...fields });
   }
 }

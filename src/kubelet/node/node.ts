@@ -29,6 +29,7 @@
 // SyncTerminatedPod sets the final status and calls TerminatePod, for deleted pods and for pods that
 // reached a terminal phase by themselves; PodCouldHaveRunningContainers follows the worker.
 import { produce } from 'immer';
+import { deepFreeze } from '../../model/freeze.js';
 import { Deferred, type Engine, type Proc, type Process, type Rng, type Timer } from '../../engine/index.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
 import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podFullName, podKey, type Container, type Pod, type PodStatus, type UID } from '../../model/pod.js';
@@ -106,7 +107,9 @@ export class BasicWorkQueue {
   getWork(): UID[] {
     const now = this.clock.nowMs;
     const out: UID[] = [];
-    for (const [uid, at] of this.queue) if (at <= now) out.push(uid);
+    this.queue.forEach((at, uid) => {
+      if (at <= now) out.push(uid);
+    });
     for (const uid of out) this.queue.delete(uid);
     return out.sort();
   }
@@ -171,6 +174,18 @@ export class Node implements PodSyncer {
   private readonly config: KubeletConfig;
   /** reasonCache: why the last start of each container failed. */
   private readonly reasonCache = new Map<UID, Map<string, StartFailure>>();
+  /** Per pod, a counter bumped by every change of its reasonCache entries. */
+  private readonly reasonVersions = new Map<UID, number>();
+  /** generateAPIPodStatus's last answer per pod and what it was computed from (see there). */
+  private readonly lastGenerated = new Map<UID, {
+    pod: Pod;
+    podStatus: RuntimePodStatus;
+    podIsTerminal: boolean;
+    cachedStatus: PodStatus | undefined;
+    reasons: number;
+    probes: number;
+    status: PodStatus;
+  }>();
   /** The config source's last view of each pod (to tell updates from status-only reconciles). */
   private readonly lastConfig = new Map<UID, Pod>();
   /** Runtime pods being killed because nothing in config wants them. */
@@ -470,18 +485,44 @@ export class Node implements PodSyncer {
 
   // ---- status generation ---------------------------------------------------------------------
 
-  /** generateAPIPodStatus with this kubelet's status cache, reason cache and prober. */
+  /** generateAPIPodStatus with this kubelet's status cache, reason cache and prober. The status is
+   *  handed to the status manager, which deep-freezes it. A pure function of the pod, the runtime
+   *  status, the cached status (all immutable), the pod's reason-cache entries and probe results
+   *  (versioned per pod): when none of them changed since the pod's previous call, that call's
+   *  (frozen) answer is the answer. A generation that logged is never reused (its log must recur). */
   generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podIsTerminal: boolean): PodStatus {
     const uid = pod.metadata?.uid ?? '';
-    return generateAPIPodStatus(pod, podStatus, podIsTerminal, {
+    const cachedStatus = this.sm.getPodStatus(uid);
+    const reasons = this.reasonVersions.get(uid) ?? 0;
+    const probes = this.prober.podVersion(uid);
+    const last = this.lastGenerated.get(uid);
+    if (
+      last !== undefined &&
+      last.pod === pod &&
+      last.podStatus === podStatus &&
+      last.podIsTerminal === podIsTerminal &&
+      last.cachedStatus === cachedStatus &&
+      last.reasons === reasons &&
+      last.probes === probes
+    ) {
+      return last.status;
+    }
+    let logged = false;
+    const status = generateAPIPodStatus(pod, podStatus, podIsTerminal, {
       gen: this.gen,
       gates: this.gates,
       at: this.rfc3339,
-      cachedStatus: this.sm.getPodStatus(uid),
+      cachedStatus,
       reasonFor: (name) => this.reasonCache.get(uid)?.get(name),
       prober: this.prober,
-      log: (msg) => this.log('error', msg, podKey(pod)),
+      log: (msg) => {
+        logged = true;
+        this.log('error', msg, podKey(pod));
+      },
     });
+    if (logged || !Object.isFrozen(pod) || (cachedStatus !== undefined && !Object.isFrozen(cachedStatus))) this.lastGenerated.delete(uid);
+    else this.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+    return status;
   }
 
   // ---- the sync functions (PodSyncer) ---------------------------------------------------------
@@ -559,14 +600,21 @@ export class Node implements PodSyncer {
     return failed.map((r) => `failed to "StartContainer" for "${r.name}" with ${r.error}: "${r.message ?? ''}"`).join('; ');
   }
 
-  /** reasonCache.Update: a failed start is remembered, a successful one forgotten. */
+  /** reasonCache.Update: a failed start is remembered, a successful one forgotten. (An entry equal
+   *  to the one kept is not replaced; every change bumps the pod's reasonVersions.) */
   private updateReasonCache(uid: UID, results: StartResult[]): void {
     for (const r of results) {
       let m = this.reasonCache.get(uid);
       if (r.error !== undefined) {
         if (m === undefined) this.reasonCache.set(uid, (m = new Map()));
-        m.set(r.name, { reason: r.error, message: r.message ?? '' });
-      } else m?.delete(r.name);
+        const message = r.message ?? '';
+        const cur = m.get(r.name);
+        if (cur !== undefined && cur.reason === r.error && cur.message === message) continue;
+        m.set(r.name, { reason: r.error, message });
+        this.reasonVersions.set(uid, (this.reasonVersions.get(uid) ?? 0) + 1);
+      } else if (m?.delete(r.name)) {
+        this.reasonVersions.set(uid, (this.reasonVersions.get(uid) ?? 0) + 1);
+      }
     }
   }
 
@@ -718,8 +766,7 @@ export class Node implements PodSyncer {
     const mirrorPods = this.pm.getMirrorPods();
     if (this.workersCurrent) {
       const working = this.workersCurrent.syncKnownPods(allPods);
-      for (const uid of this.runtime.podUIDs()) {
-        if (working.has(uid) || !this.runtime.hasRunningContainers(uid)) continue;
+      for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
         const pod = this.runtime.podOf(uid);
         if (pod !== undefined) this.spawnKill(pod, 1, 'runtime-pod-killer');
@@ -728,8 +775,7 @@ export class Node implements PodSyncer {
       const desired = new Set<UID>();
       for (const p of allPods) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
       this.workersClassic!.forgetNonExistingPodWorkers(desired);
-      for (const uid of this.runtime.podUIDs()) {
-        if (desired.has(uid) || !this.runtime.hasRunningContainers(uid)) continue;
+      for (const uid of this.runningPodsOutside(desired)) {
         const pod = this.runtime.podOf(uid);
         if (pod !== undefined) this.spawnKill(produce(pod, (d) => void (d.metadata && delete d.metadata.deletionGracePeriodSeconds)), undefined, 'pod-killer');
       }
@@ -744,6 +790,14 @@ export class Node implements PodSyncer {
       yield* this.mirrors.deleteMirrorPod(m, undefined);
     }
     this.backoff.gc();
+  }
+
+  /** The runtime's pods with a running container that `known` does not hold, sorted by UID (the
+   *  runtime's pods walked unsorted: usually none qualifies). */
+  private runningPodsOutside(known: { has(uid: UID): boolean }): UID[] {
+    const out: UID[] = [];
+    for (const uid of this.runtime.podUIDsUnordered()) if (!known.has(uid) && this.runtime.hasRunningContainers(uid)) out.push(uid);
+    return out.sort();
   }
 
   /** podIsTerminated (classic): terminal phase, or deleted with no container running, per the status

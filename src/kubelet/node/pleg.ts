@@ -51,7 +51,7 @@ export class PodCache {
     if (this.gen > minGen) return this.get(uid);
     const d = new Deferred<RuntimePodStatus>();
     this.waiters.push({ uid, minGen, d });
-    return yield* d.wait();
+    return (yield d) as RuntimePodStatus; // d.wait(), without its generator
   }
 }
 

@@ -369,12 +369,12 @@ export class PodWorkersCurrent {
     this.podsSynced = true;
     const out = new Map<UID, { state: WorkType; orphan: boolean }>();
     // housekeeping runs this every 2 s: only the orphans (rare) are handled in UID order
-    let orphans: UID[] | null = null;
-    for (const [uid, status] of this.statuses) {
+    const orphans: UID[] = [];
+    this.statuses.forEach((status, uid) => {
       if (known.has(uid)) out.set(uid, { state: status.workType(), orphan: false });
-      else (orphans ??= []).push(uid);
-    }
-    for (const uid of orphans?.sort() ?? []) {
+      else orphans.push(uid);
+    });
+    for (const uid of orphans.sort()) {
       const status = this.statuses.get(uid)!;
       if (status.isFinished()) {
         this.statuses.delete(uid);

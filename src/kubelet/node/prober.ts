@@ -25,6 +25,8 @@ export class ProbeManager {
   private readonly startup = new Map<string, boolean>();
   /** containerID → pod UID, to drop a pod's results at once. */
   private readonly owner = new Map<string, UID>();
+  /** Per pod UID, a counter bumped by every change of its results (see podVersion). */
+  private readonly versions = new Map<UID, number>();
 
   constructor(private readonly gen: Generation, private readonly gates?: StatusFeatureGates) {}
 
@@ -33,8 +35,23 @@ export class ProbeManager {
     const m = kind === 'readiness' ? this.readiness : this.startup;
     const prev = m.get(containerID);
     m.set(containerID, success);
+    const owner = this.owner.get(containerID);
     this.owner.set(containerID, podUID);
+    if (prev !== success || owner !== podUID) {
+      this.bump(podUID);
+      if (owner !== undefined && owner !== podUID) this.bump(owner);
+    }
     return prev !== success;
+  }
+
+  /** A counter that moves whenever a result of the pod's containers changes (what updatePodStatus
+   *  reads of the pod; generated statuses are reused while it stands still). */
+  podVersion(podUID: UID): number {
+    return this.versions.get(podUID) ?? 0;
+  }
+
+  private bump(podUID: UID): void {
+    this.versions.set(podUID, (this.versions.get(podUID) ?? 0) + 1);
   }
 
   get(kind: ProbeKind, containerID: string): boolean | undefined {
@@ -48,6 +65,7 @@ export class ProbeManager {
       this.owner.delete(id);
       this.readiness.delete(id);
       this.startup.delete(id);
+      this.bump(podUID);
     }
   }
 

@@ -1,7 +1,7 @@
 // normalizeStatus and the comparison built on it (status_manager.go).
-import { produce, type Draft } from 'immer';
+import { deepFreeze } from '../../model/freeze.js';
 import { truncateToSeconds } from '../../model/time.js';
-import type { ContainerState, ContainerStatus, Pod, PodStatus } from '../../model/pod.js';
+import type { ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../../model/pod.js';
 import { podConditionByKubelet, podConditionSharedByKubelet, getPodCondition } from './conditions.js';
 import { semanticDeepEqual } from './semantic.js';
 import { MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH, type Generation, type StatusFeatureGates } from './types.js';
@@ -22,7 +22,7 @@ export function truncateBytes(s: string, n: number): string {
 /** kubetypes.SortInitContainerStatuses: bring statuses into spec order with the upstream swap
  *  algorithm (statuses without a spec container keep whatever position the swaps leave them in). */
 export function sortInitContainerStatuses(pod: Pod, statuses: readonly ContainerStatus[]): ContainerStatus[] {
-  const out = statuses.slice();
+  const out = [...statuses]; // (not slice(): V8's slice is slow on frozen arrays)
   let current = 0;
   for (const c of pod.spec?.initContainers ?? []) {
     for (let j = current; j < out.length; j++) {
@@ -52,34 +52,53 @@ function sameOrder(a: readonly ContainerStatus[], b: readonly ContainerStatus[])
   return true;
 }
 
-function normalizeTime(draft: { [k: string]: unknown }, key: string): void {
-  const t = draft[key];
+// The normalizing helpers are copy-on-write: each returns its input when nothing changes, else a
+// shallow copy (keys in their order) with the changed fields replaced. Unchanged parts are shared.
+
+type Obj = { [k: string]: unknown };
+
+/** `o` with o[key] at whole seconds (if it is a time string that is not). */
+function normalizeTime<T>(o: T, key: string): T {
+  const t = (o as Obj)[key];
   if (typeof t === 'string') {
     const n = truncateToSeconds(t);
-    if (n !== t) draft[key] = n;
+    if (n !== t) return { ...o, [key]: n };
   }
+  return o;
 }
 
-function normalizeContainerState(c: Draft<ContainerState> | undefined, bytesPerStatus: number): void {
-  if (!c) return;
-  if (c.running) normalizeTime(c.running as { [k: string]: unknown }, 'startedAt');
+function normalizeContainerState(c: ContainerState | undefined, bytesPerStatus: number): ContainerState | undefined {
+  if (!c) return c;
+  let out = c;
+  if (c.running) {
+    const r = normalizeTime(c.running, 'startedAt');
+    if (r !== c.running) out = { ...out, running: r };
+  }
   if (c.terminated) {
-    const t = c.terminated;
-    normalizeTime(t as { [k: string]: unknown }, 'startedAt');
-    normalizeTime(t as { [k: string]: unknown }, 'finishedAt');
+    let t = normalizeTime(normalizeTime(c.terminated, 'startedAt'), 'finishedAt');
     if (t.message !== undefined) {
       const m = truncateBytes(t.message, bytesPerStatus);
-      if (m !== t.message) t.message = m;
+      if (m !== t.message) t = { ...t, message: m };
     }
+    if (t !== c.terminated) out = { ...out, terminated: t };
   }
+  return out;
 }
 
-function normalizeContainerStatuses(list: Draft<ContainerStatus>[] | undefined, bytesPerStatus: number): void {
-  if (!list) return;
-  for (const cs of list) {
-    normalizeContainerState(cs.state, bytesPerStatus);
-    normalizeContainerState(cs.lastState, bytesPerStatus);
+function normalizeContainerStatuses(list: readonly ContainerStatus[] | undefined, bytesPerStatus: number): readonly ContainerStatus[] | undefined {
+  if (!list) return list;
+  let out: ContainerStatus[] | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const cs = list[i];
+    const state = normalizeContainerState(cs.state, bytesPerStatus);
+    const lastState = normalizeContainerState(cs.lastState, bytesPerStatus);
+    if (state === cs.state && lastState === cs.lastState) continue;
+    const n = { ...cs };
+    if (state !== cs.state) n.state = state;
+    if (lastState !== cs.lastState) n.lastState = lastState;
+    (out ??= [...list])[i] = n;
   }
+  return out ?? list;
 }
 
 /** normalizeStatus: whole-second timestamps (only startTime, condition probe/transition times and
@@ -88,72 +107,92 @@ function normalizeContainerStatuses(list: Draft<ContainerStatus>[] | undefined, 
  *  sorted by name, and they count in the budget). Returns a new status (the input is not touched;
  *  unchanged parts are shared). */
 export function normalizeStatus(pod: Pod, status: PodStatus, gen: Generation): PodStatus {
+  // Hot path: most statuses are already normal; checking is much cheaper than an immer draft.
+  if (isNormal(pod, status, gen)) return status;
+  const bytesPerStatus = terminationMessageBudget(pod, gen);
+  const s: PodStatus = { ...status };
+  let changed = false;
+  const set = <K extends keyof PodStatus>(key: K, v: PodStatus[K]): void => {
+    if (v === s[key]) return;
+    s[key] = v;
+    changed = true;
+  };
+  set('startTime', normalizeTime(status, 'startTime').startTime);
+  if (status.conditions) {
+    let conditions: PodCondition[] | null = null;
+    const list = status.conditions;
+    let i = 0;
+    for (const c of list) {
+      const n = normalizeTime(normalizeTime(c, 'lastProbeTime'), 'lastTransitionTime');
+      if (n !== c) (conditions ??= [...list])[i] = n;
+      i++;
+    }
+    if (conditions !== null) set('conditions', conditions);
+  }
+  let cs = normalizeContainerStatuses(status.containerStatuses, bytesPerStatus);
+  if (cs && !isSortedByName(cs)) {
+    // Go's sort.Sort is not stable; names are unique in a valid status, so any order of equal names is moot.
+    cs = [...cs].sort(byName);
+  }
+  set('containerStatuses', cs as ContainerStatus[] | undefined);
+  let init = normalizeContainerStatuses(status.initContainerStatuses, bytesPerStatus);
+  if (init && init.length > 1) {
+    const sorted = sortInitContainerStatuses(pod, init);
+    if (!sameOrder(sorted, init)) init = sorted;
+  }
+  set('initContainerStatuses', init as ContainerStatus[] | undefined);
+  if (gen === 'current') {
+    let eph = normalizeContainerStatuses(status.ephemeralContainerStatuses, bytesPerStatus);
+    if (eph && !isSortedByName(eph)) eph = [...eph].sort(byName);
+    set('ephemeralContainerStatuses', eph as ContainerStatus[] | undefined);
+  }
+  // (frozen all the way down, as an immer result would be)
+  return deepFreeze(changed ? s : status);
+}
+
+/** The per-container byte budget of termination messages: MaxPodTerminationMessageLogLength shared
+ *  by the spec's containers (current: ephemeral ones count too). */
+function terminationMessageBudget(pod: Pod, gen: Generation): number {
   const spec = pod.spec;
   const containers =
     (spec?.containers?.length ?? 0) +
     (spec?.initContainers?.length ?? 0) +
     (gen === 'current' ? (spec?.ephemeralContainers?.length ?? 0) : 0);
-  const bytesPerStatus = containers > 0 ? Math.floor(MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH / containers) : MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH;
-  // Hot path: most statuses are already normal; checking is much cheaper than an immer draft.
-  if (isNormal(pod, status, gen, bytesPerStatus)) return status;
-  return produce(status, (d) => {
-    normalizeTime(d as { [k: string]: unknown }, 'startTime');
-    if (d.conditions) {
-      for (const c of d.conditions) {
-        normalizeTime(c as { [k: string]: unknown }, 'lastProbeTime');
-        normalizeTime(c as { [k: string]: unknown }, 'lastTransitionTime');
-      }
-    }
-    normalizeContainerStatuses(d.containerStatuses, bytesPerStatus);
-    if (d.containerStatuses && !isSortedByName(d.containerStatuses)) {
-      // Go's sort.Sort is not stable; names are unique in a valid status, so any order of equal names is moot.
-      d.containerStatuses = d.containerStatuses.slice().sort(byName);
-    }
-    normalizeContainerStatuses(d.initContainerStatuses, bytesPerStatus);
-    if (d.initContainerStatuses && d.initContainerStatuses.length > 1) {
-      const sorted = sortInitContainerStatuses(pod, d.initContainerStatuses as ContainerStatus[]);
-      if (!sameOrder(sorted, d.initContainerStatuses as ContainerStatus[])) d.initContainerStatuses = sorted as Draft<ContainerStatus>[];
-    }
-    if (gen === 'current') {
-      normalizeContainerStatuses(d.ephemeralContainerStatuses, bytesPerStatus);
-      if (d.ephemeralContainerStatuses && !isSortedByName(d.ephemeralContainerStatuses)) {
-        d.ephemeralContainerStatuses = d.ephemeralContainerStatuses.slice().sort(byName);
-      }
-    }
-  });
+  return containers > 0 ? Math.floor(MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH / containers) : MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH;
 }
 
 function timeIsNormal(t: unknown): boolean {
   return typeof t !== 'string' || truncateToSeconds(t) === t;
 }
 
-function stateIsNormal(c: ContainerState | undefined, bytesPerStatus: number): boolean {
+/** (The budget is worked out only for a state that carries a message.) */
+function stateIsNormal(c: ContainerState | undefined, pod: Pod, gen: Generation): boolean {
   if (!c) return true;
   if (c.running && !timeIsNormal(c.running.startedAt)) return false;
   const t = c.terminated;
   if (t) {
     if (!timeIsNormal(t.startedAt) || !timeIsNormal(t.finishedAt)) return false;
-    if (t.message !== undefined && truncateBytes(t.message, bytesPerStatus) !== t.message) return false;
+    if (t.message !== undefined && truncateBytes(t.message, terminationMessageBudget(pod, gen)) !== t.message) return false;
   }
   return true;
 }
 
-function statusesAreNormal(list: readonly ContainerStatus[] | undefined, bytesPerStatus: number): boolean {
+function statusesAreNormal(list: readonly ContainerStatus[] | undefined, pod: Pod, gen: Generation): boolean {
   if (!list) return true;
-  for (const cs of list) if (!stateIsNormal(cs.state, bytesPerStatus) || !stateIsNormal(cs.lastState, bytesPerStatus)) return false;
+  for (const cs of list) if (!stateIsNormal(cs.state, pod, gen) || !stateIsNormal(cs.lastState, pod, gen)) return false;
   return true;
 }
 
 /** Would normalizeStatus change anything? (The same rules, read-only.) */
-function isNormal(pod: Pod, s: PodStatus, gen: Generation, bytesPerStatus: number): boolean {
+function isNormal(pod: Pod, s: PodStatus, gen: Generation): boolean {
   if (!timeIsNormal(s.startTime)) return false;
   if (s.conditions) for (const c of s.conditions) if (!timeIsNormal(c.lastProbeTime) || !timeIsNormal(c.lastTransitionTime)) return false;
-  if (s.containerStatuses && (!statusesAreNormal(s.containerStatuses, bytesPerStatus) || !isSortedByName(s.containerStatuses))) return false;
+  if (s.containerStatuses && (!statusesAreNormal(s.containerStatuses, pod, gen) || !isSortedByName(s.containerStatuses))) return false;
   const init = s.initContainerStatuses;
-  if (init && (!statusesAreNormal(init, bytesPerStatus) || (init.length > 1 && !sameOrder(sortInitContainerStatuses(pod, init), init)))) return false;
+  if (init && (!statusesAreNormal(init, pod, gen) || (init.length > 1 && !sameOrder(sortInitContainerStatuses(pod, init), init)))) return false;
   if (gen === 'current') {
     const eph = s.ephemeralContainerStatuses;
-    if (eph && (!statusesAreNormal(eph, bytesPerStatus) || !isSortedByName(eph))) return false;
+    if (eph && (!statusesAreNormal(eph, pod, gen) || !isSortedByName(eph))) return false;
   }
   return true;
 }

@@ -90,7 +90,9 @@ function goJsonTime(s: string): string | undefined {
 }
 
 /** Drop what omitempty drops (zero values of non-pointer fields), keep pointer fields even when they
- *  point at a zero value, and put metav1.Time at whole seconds. Returns undefined for "omitted". */
+ *  point at a zero value, and put metav1.Time at whole seconds. Returns undefined for "omitted".
+ *  An object or list already in that form is its own answer (copies are made only where something
+ *  changes), so the answer may share parts with the input. */
 function goJsonValue(v: unknown, key: string): unknown {
   if (v === undefined || v === null) return undefined;
   const ptr = POINTER_KEYS.has(key);
@@ -103,40 +105,88 @@ function goJsonValue(v: unknown, key: string): unknown {
   if (Array.isArray(v)) {
     if (v.length === 0) return undefined;
     // Elements are never omitted: a zero struct is {}, a scalar stays as it is.
-    return v.map((e) => (e !== null && typeof e === 'object' ? (goJsonValue(e, key) ?? {}) : e));
+    let list: unknown[] | null = null; // made at the first element that is not its own encoding
+    for (let i = 0; i < v.length; i++) {
+      const e: unknown = v[i];
+      const x = e !== null && typeof e === 'object' ? (goJsonValue(e, key) ?? emptyStruct(e)) : e;
+      if (list === null && x !== e) {
+        list = [];
+        for (let j = 0; j < i; j++) list.push(v[j]);
+      }
+      if (list !== null) list.push(x);
+    }
+    return list ?? v;
   }
   const o = v as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> | null = null; // made at the first field that is not its own encoding
   let any = false;
   for (const k in o) {
-    const x = goJsonValue(o[k], k);
+    const f = o[k];
+    const x = goJsonValue(f, k);
+    if (out === null && (x !== f || x === undefined)) {
+      out = {};
+      for (const k2 in o) {
+        if (k2 === k) break;
+        out[k2] = o[k2];
+      }
+    }
     if (x !== undefined) {
-      out[k] = x;
+      if (out !== null) out[k] = x;
       any = true;
     }
   }
   if (key === 'containerStatuses' || key === 'initContainerStatuses' || key === 'ephemeralContainerStatuses') {
-    return goJsonContainerStatus(out);
+    const cs = goJsonContainerStatus(out ?? o, o);
+    return sameFields(cs, o) ? o : cs;
   }
   if (key === 'conditions') {
+    if (out === null) {
+      if (o.type !== undefined && o.status !== undefined) return o;
+      out = { ...o };
+    }
     out.type ??= '';
     out.status ??= '';
     return out;
   }
   if (key === 'terminated') {
+    if (out === null) {
+      if (o.exitCode !== undefined) return o;
+      out = { ...o };
+    }
     out.exitCode ??= 0;
     return out;
   }
   if (!any && !ptr) return undefined;
-  return out;
+  return out ?? o;
 }
 
-/** v1.ContainerStatus always carries name, state, lastState, ready, restartCount, image, imageID. */
-function goJsonContainerStatus(o: Record<string, unknown>): ContainerStatus {
+/** The zero struct `{}` standing for an omitted value `v`: `v` itself when it is an empty object. */
+function emptyStruct(v: unknown): object {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    for (const _ in v) return {};
+    return v;
+  }
+  return {};
+}
+
+/** Same own keys, in the same order, with identical values. */
+function sameFields(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i] || (a as Record<string, unknown>)[ka[i]] !== (b as Record<string, unknown>)[kb[i]]) return false;
+  }
+  return true;
+}
+
+/** v1.ContainerStatus always carries name, state, lastState, ready, restartCount, image, imageID.
+ *  (`orig` is the status `o` was encoded from: an empty state object of it stands for its own zero.) */
+function goJsonContainerStatus(o: Record<string, unknown>, orig: Record<string, unknown>): ContainerStatus {
   return {
     name: (o.name as string) ?? '',
-    state: (o.state as object) ?? {},
-    lastState: (o.lastState as object) ?? {},
+    state: (o.state as object) ?? emptyStruct(orig.state),
+    lastState: (o.lastState as object) ?? emptyStruct(orig.lastState),
     ready: (o.ready as boolean) ?? false,
     restartCount: (o.restartCount as number) ?? 0,
     image: (o.image as string) ?? '',
@@ -145,7 +195,9 @@ function goJsonContainerStatus(o: Record<string, unknown>): ContainerStatus {
   } as ContainerStatus;
 }
 
-/** The JSON form encoding/json gives a v1.PodStatus (see the file comment). Pure; returns a new object. */
+/** The JSON form encoding/json gives a v1.PodStatus (see the file comment). Pure; the answer may
+ *  share parts with the input (or be the input) where they are already in that form: treat both as
+ *  immutable. */
 export function goJsonPodStatus(s: PodStatus | undefined): PodStatus {
   return (goJsonValue(s ?? {}, '') as PodStatus | undefined) ?? {};
 }

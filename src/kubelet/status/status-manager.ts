@@ -35,7 +35,7 @@ import { mergePodStatus } from './merge.js';
 import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
 import { goJsonPodStatus, jsonEqual } from './semantic.js';
 import { terminatePodStatus } from './terminate.js';
-import { checkContainerStateTransition, updateLastTransitionTime } from './transition.js';
+import { checkContainerStateTransition, updateLastTransitionTimes } from './transition.js';
 import {
   ContainersReady,
   DisruptionTarget,
@@ -110,7 +110,7 @@ function findContainerStatus(status: PodStatus, containerID: string): { list: 'c
 }
 
 function withContainer(status: PodStatus, at: { list: 'containerStatuses' | 'initContainerStatuses'; index: number }, patch: Partial<ContainerStatus>): PodStatus {
-  const list = status[at.list]!.slice();
+  const list = [...status[at.list]!]; // (not slice(): V8's slice is slow on frozen arrays)
   list[at.index] = { ...list[at.index], ...patch };
   return { ...status, [at.list]: list };
 }
@@ -147,6 +147,16 @@ export class StatusManager implements StatusManagerApi {
   private readonly manualBatches: Channel<boolean>;
   /** Batches run by triggerBatch that may still be in flight. */
   private batchProcs: Process[] = [];
+  /** sortedStatusUIDs' list; null when podStatuses gained or lost a key. */
+  private sortedUIDs: UID[] | null = null;
+  /** updateStatusInternal's "same" answers, by input status: the pod and the cache entry it was
+   *  judged against. The answer is a function of those three alone: the transition check reads the
+   *  entry, the pod's spec and the status; the transition times that `now` stamps are never
+   *  compared; and an answer "same" implies the cached start time was kept (a fresh one never
+   *  compares equal). The node hands the same frozen status again when nothing it reads changed. */
+  private readonly sameMemo = new Map<UID, { status: PodStatus; pod: Pod; entry: VersionedPodStatus }>();
+  /** isApiStatusEqual's answers, by cached status (see there). */
+  private readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
 
   constructor(opts: StatusManagerOptions) {
     this.engine = opts.engine;
@@ -214,8 +224,9 @@ export class StatusManager implements StatusManagerApi {
 
   private *syncLoop(ticks: Channel<number>): Proc<void> {
     const manual = this.manualBatches;
+    const cases = [this.podStatusChannel.recvCase(), ticks.recvCase(), manual.recvCase()]; // (select only reads them)
     for (;;) {
-      const r = yield* select(this.engine, 'status/select', [this.podStatusChannel.recvCase(), ticks.recvCase(), manual.recvCase()]);
+      const r = yield* select(this.engine, 'status/select', cases);
       if (r.index === 2) {
         // A `syncBatch` step: handled on the loop, as a tick would be.
         if (this.gen === 'classic') this.drainPodStatusChannel();
@@ -271,10 +282,10 @@ export class StatusManager implements StatusManagerApi {
   }
 
   /** Go's random map order, seeded: keys sorted, then a Fisher-Yates shuffle. */
-  private mapOrder(keys: Iterable<UID>): UID[] {
-    const out = [...keys].sort();
-    if (out.length < 2) return out;
-    if (this.rng) return this.rng.shuffle(out);
+  private mapOrder(sorted: readonly UID[]): UID[] {
+    if (sorted.length < 2) return sorted.slice();
+    if (this.rng) return this.rng.shuffle(sorted);
+    const out = sorted.slice();
     for (let i = out.length - 1; i > 0; i--) {
       const j = this.engine.chooser.choose('status/map-order', i + 1);
       const t = out[i];
@@ -334,7 +345,7 @@ export class StatusManager implements StatusManagerApi {
   /** SetContainerReadiness's updateConditionFunc: replace the first condition of the type, or append
    *  it (with a log). */
   private updateCondition(status: PodStatus, type: string, condition: PodCondition, key: string): PodStatus {
-    const conditions = (status.conditions ?? []).slice();
+    const conditions = [...(status.conditions ?? [])];
     const i = getPodConditionIndex(conditions, type);
     if (i >= 0) conditions[i] = condition;
     else {
@@ -388,14 +399,16 @@ export class StatusManager implements StatusManagerApi {
     for (const uid of this.podStatuses.keys()) {
       if (!podUIDs.has(uid)) {
         this.log('V5', 'Removing pod from status map.', undefined, { podUID: uid });
-        this.podStatuses.delete(uid);
+        this.deletePodStatus(uid);
       }
     }
   }
 
   /** deletePodStatus */
   deletePodStatus(uid: UID): void {
-    this.podStatuses.delete(uid);
+    if (this.podStatuses.delete(uid)) this.sortedUIDs = null;
+    this.sameMemo.delete(uid);
+    this.reconcileMemo.delete(uid);
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -421,6 +434,15 @@ export class StatusManager implements StatusManagerApi {
       oldStatus = mirror ? (mirror.status ?? {}) : (pod.status ?? {});
     }
 
+    // This very (frozen) status was already found the same as this cache entry for this pod: it is
+    // again (nothing below depends on anything else when the answer is "same"; see sameMemo).
+    const same = cached && !forceUpdate ? this.sameMemo.get(uid) : undefined;
+    if (same !== undefined && same.status === status && same.entry === cached && same.pod === pod) {
+      this.log('V3', 'Ignoring same status for pod', key, { uid });
+      this.emit('status.same', key, uid, { version: cached!.version });
+      return false;
+    }
+
     const err = checkContainerStateTransition(oldStatus, status, pod.spec, this.gen, this.gates);
     if (err) {
       this.log('error', `Status update on pod aborted: ${err.message}`, key, { uid, container: err.container });
@@ -429,18 +451,24 @@ export class StatusManager implements StatusManagerApi {
     }
 
     const now = this.clock.now();
-    let s = status;
-    for (const type of LTT_TYPES[this.gen]) s = updateLastTransitionTime(s, oldStatus, type, now);
+    // updateLastTransitionTime for each type of LTT_TYPES (the conditions, copied once).
+    const conditions = updateLastTransitionTimes(status, oldStatus, LTT_TYPES[this.gen], now);
     // The start time never changes once set.
+    let startTime: string | undefined;
     if (!isZeroTime(oldStatus.startTime)) {
-      if (s.startTime !== oldStatus.startTime) s = { ...s, startTime: oldStatus.startTime };
-    } else if (isZeroTime(s.startTime)) {
-      s = { ...s, startTime: now };
+      if (status.startTime !== oldStatus.startTime) startTime = oldStatus.startTime;
+    } else if (isZeroTime(status.startTime)) {
+      startTime = now;
     }
+    // One copy of the status for both (the keys in the order the two copies would give them).
+    let s = status;
+    if (conditions !== null) s = startTime === undefined ? { ...status, conditions } : { ...status, conditions, startTime };
+    else if (startTime !== undefined) s = { ...status, startTime };
     s = normalizeStatus(pod, s, this.gen);
     deepFreeze(s);
 
     if (cached && !forceUpdate && isPodStatusByKubeletEqual(cached.status, s, this.gen, this.gates)) {
+      if (Object.isFrozen(status) && Object.isFrozen(pod)) this.sameMemo.set(uid, { status, pod, entry: cached });
       this.log('V3', 'Ignoring same status for pod', key, { uid });
       this.emit('status.same', key, uid, { version: cached.version });
       return false;
@@ -453,6 +481,7 @@ export class StatusManager implements StatusManagerApi {
         : { status: s, version, podName: pod.metadata?.name ?? '', podNamespace: pod.metadata?.namespace ?? '', podIsFinished: false };
     Object.freeze(entry);
     this.podStatuses.set(uid, entry);
+    if (cached === undefined) this.sortedUIDs = null;
     this.emit('status.set', key, uid, { version });
 
     if (this.gen === 'classic') {
@@ -481,27 +510,45 @@ export class StatusManager implements StatusManagerApi {
       }
     }
     const updated: Array<{ uid: UID; statusUID: UID; status: VersionedPodStatus }> = [];
-    for (const uid of this.mapOrder(this.podStatuses.keys())) {
-      const st = this.podStatuses.get(uid)!;
-      let statusUID = uid;
-      const mirrorUID = podToMirror.get(uid);
-      if (mirrorUID !== undefined) {
-        if (mirrorUID === '') {
-          this.log('V5', 'Static pod does not have a corresponding mirror pod; skipping', `${st.podNamespace}/${st.podName}`, { podUID: uid });
+    const order = this.mapOrder(this.sortedStatusUIDs());
+    if (!full && podToMirror.size === 0) {
+      // The loop below, without static pods: the pods whose cached version was not sent, in map
+      // order. Found in one pass over the cache, then picked out of the order.
+      let pending = null as Set<UID> | null; // (set in the callback)
+      const sent = this.apiStatusVersions;
+      this.podStatuses.forEach((st, uid) => {
+        if (!((sent.get(uid) ?? 0) >= st.version)) (pending ??= new Set()).add(uid);
+      });
+      if (pending !== null) {
+        for (const uid of order) {
+          if (!pending.has(uid)) continue;
+          updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
+          if (updated.length === pending.size) break;
+        }
+      }
+    } else {
+      for (const uid of order) {
+        const st = this.podStatuses.get(uid)!;
+        let statusUID = uid;
+        const mirrorUID = podToMirror.get(uid);
+        if (mirrorUID !== undefined) {
+          if (mirrorUID === '') {
+            this.log('V5', 'Static pod does not have a corresponding mirror pod; skipping', `${st.podNamespace}/${st.podName}`, { podUID: uid });
+            continue;
+          }
+          statusUID = mirrorUID;
+        }
+        if (!full) {
+          if ((this.apiStatusVersions.get(statusUID) ?? 0) >= st.version) continue;
+          updated.push({ uid, statusUID, status: st });
           continue;
         }
-        statusUID = mirrorUID;
-      }
-      if (!full) {
-        if ((this.apiStatusVersions.get(statusUID) ?? 0) >= st.version) continue;
-        updated.push({ uid, statusUID, status: st });
-        continue;
-      }
-      if (this.needsUpdate(statusUID, st)) {
-        updated.push({ uid, statusUID, status: st });
-      } else if (this.needsReconcile(uid, st.status)) {
-        this.apiStatusVersions.delete(statusUID);
-        updated.push({ uid, statusUID, status: st });
+        if (this.needsUpdate(statusUID, st)) {
+          updated.push({ uid, statusUID, status: st });
+        } else if (this.needsReconcile(uid, st.status)) {
+          this.apiStatusVersions.delete(statusUID);
+          updated.push({ uid, statusUID, status: st });
+        }
       }
     }
     for (const u of updated) {
@@ -564,7 +611,8 @@ export class StatusManager implements StatusManagerApi {
     const name = pod.metadata?.name ?? '';
     const apiUID = podUID(pod);
     const { patch, unchanged } = preparePatchForPodStatus(apiUID, oldStatus, merged);
-    this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: JSON.stringify(patch) });
+    // (the patch is rendered for the log line only when someone reads the trace)
+    this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
     if (unchanged) {
       this.log('V3', 'Status for pod is up-to-date', `${ns}/${name}`, { statusVersion: st.version });
       this.emit('status.skip', key, uid, { version: st.version, reason: 'unchanged' });
@@ -641,10 +689,23 @@ export class StatusManager implements StatusManagerApi {
       }
       pod = mirror;
     }
-    const apiStatus = normalizeStatus(pod, pod.status ?? {}, this.gen);
-    if (isPodStatusByKubeletEqual(apiStatus, status, this.gen, this.gates)) return false;
+    if (this.isApiStatusEqual(uid, pod, status)) return false;
     this.log('V3', 'Pod status is inconsistent with cached status for pod, a reconciliation should be triggered', podKey(pod));
     return true;
+  }
+
+  /** needsReconcile's comparison: isPodStatusByKubeletEqual(normalizeStatus(pod.status), status).
+   *  A pure function of two frozen values, so it is remembered per cached status (with the pod
+   *  object it was compared with): the full batch asks it for every pod every syncPeriod, and
+   *  between two changes the answer cannot change. */
+  private isApiStatusEqual(uid: UID, pod: Pod, status: PodStatus): boolean {
+    const memo = this.reconcileMemo.get(uid);
+    if (memo !== undefined && memo.status === status && memo.pod === pod) return memo.equal;
+    const apiStatus = normalizeStatus(pod, pod.status ?? {}, this.gen);
+    const equal = isPodStatusByKubeletEqual(apiStatus, status, this.gen, this.gates);
+    if (Object.isFrozen(pod) && Object.isFrozen(status)) this.reconcileMemo.set(uid, { status, pod, equal });
+    else this.reconcileMemo.delete(uid);
+    return equal;
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -665,7 +726,14 @@ export class StatusManager implements StatusManagerApi {
 
   /** Cached UIDs, sorted. */
   cachedUIDs(): UID[] {
-    return [...this.podStatuses.keys()].sort();
+    return this.sortedStatusUIDs().slice();
+  }
+
+  /** The keys of podStatuses, sorted; kept until an entry is added or removed (every batch walks
+   *  them in map order, and most batches see the same pods). */
+  private sortedStatusUIDs(): readonly UID[] {
+    if (this.sortedUIDs === null || this.sortedUIDs.length !== this.podStatuses.size) this.sortedUIDs = [...this.podStatuses.keys()].sort();
+    return this.sortedUIDs;
   }
 }
 

@@ -1,5 +1,5 @@
 // The container-state transition check and condition transition times (status_manager.go).
-import type { ContainerStatus, PodSpec, PodStatus } from '../../model/pod.js';
+import type { ContainerStatus, PodCondition, PodSpec, PodStatus } from '../../model/pod.js';
 import { getContainerByIndex, getPodConditionIndex, isRestartableInitContainer } from './conditions.js';
 import type { Generation, StatusFeatureGates } from './types.js';
 
@@ -74,7 +74,31 @@ export function updateLastTransitionTime(status: PodStatus, oldStatus: PodStatus
   const next = { ...cond };
   if (ltt === undefined) delete next.lastTransitionTime;
   else next.lastTransitionTime = ltt;
-  const conditions = status.conditions!.slice();
+  const conditions = [...status.conditions!]; // (not slice(): V8's slice is slow on frozen arrays)
   conditions[i] = next;
   return { ...status, conditions };
+}
+
+/** updateLastTransitionTime for each of `types` in turn (updateStatusInternal's sequence of calls),
+ *  with one copy of the conditions instead of one copy of the status per stamped condition (each
+ *  call touches only the first condition of its own type). Returns the new conditions, or null
+ *  when every call would have returned the status as it was. */
+export function updateLastTransitionTimes(status: PodStatus, oldStatus: PodStatus | undefined, types: readonly string[], now: string): PodCondition[] | null {
+  const conditions = status.conditions;
+  if (!conditions) return null;
+  let out: PodCondition[] | null = null;
+  for (const type of types) {
+    const i = getPodConditionIndex(conditions, type);
+    if (i < 0) continue;
+    const cond = conditions[i];
+    let ltt: string | undefined = now;
+    const j = getPodConditionIndex(oldStatus?.conditions, type);
+    if (j >= 0 && oldStatus!.conditions![j].status === cond.status) ltt = oldStatus!.conditions![j].lastTransitionTime;
+    if (cond.lastTransitionTime === ltt) continue;
+    const next = { ...cond };
+    if (ltt === undefined) delete next.lastTransitionTime;
+    else next.lastTransitionTime = ltt;
+    (out ??= [...conditions])[i] = next;
+  }
+  return out;
 }
