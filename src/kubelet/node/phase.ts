@@ -1,16 +1,22 @@
 // The pod phase from its container statuses (pkg/kubelet/kubelet_pods.go getPhase), both generations.
-import { isStaticPod, type ContainerStatus, type Pod, type PodSpec } from '../../model/pod.js';
+import { isStaticPod, type Container, type ContainerStatus, type Pod, type PodSpec } from '../../model/pod.js';
 import { getContainerStatus, isRestartableInitContainer } from '../status/conditions.js';
 import { hasAnyRegularContainerStarted } from '../status/generate.js';
 import type { StatusFeatureGates } from '../status/types.js';
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
 
-/** getPhase, classic (v1.19/v1.20): `statuses` = containerStatuses ++ initContainerStatuses. */
-export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly ContainerStatus[]): PodPhase {
+/** getPhase's first loop, shared by both generations: regular init containers still to run
+ *  (pending) and those that failed (a non-zero exit, now or as the last termination). */
+function countInitContainers(
+  inits: readonly Container[],
+  statuses: readonly ContainerStatus[],
+  skip: (c: Container) => boolean,
+): { pendingInitialization: number; failedInitialization: number } {
   let pendingInitialization = 0;
   let failedInitialization = 0;
-  for (const c of spec?.initContainers ?? []) {
+  for (const c of inits) {
+    if (skip(c)) continue;
     const s = getContainerStatus(statuses, c.name);
     if (s === undefined) {
       pendingInitialization++;
@@ -27,6 +33,12 @@ export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly Co
       } else pendingInitialization++;
     } else pendingInitialization++;
   }
+  return { pendingInitialization, failedInitialization };
+}
+
+/** getPhase, classic (v1.19/v1.20): `statuses` = containerStatuses ++ initContainerStatuses. */
+export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly ContainerStatus[]): PodPhase {
+  const { pendingInitialization, failedInitialization } = countInitContainers(spec?.initContainers ?? [], statuses, () => false);
 
   let unknown = 0;
   let running = 0;
@@ -69,27 +81,8 @@ export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly Co
  *  With the SidecarContainers gate off this is the v1.27 function. */
 export function getPhaseCurrent(pod: Pod, statuses: readonly ContainerStatus[], podIsTerminal: boolean, gates?: StatusFeatureGates): PodPhase {
   const spec = pod.spec;
-  let pendingInitialization = 0;
-  let failedInitialization = 0;
   const inits = spec?.initContainers ?? [];
-  for (const c of inits) {
-    if (isRestartableInitContainer(c, 'current', gates)) continue;
-    const s = getContainerStatus(statuses, c.name);
-    if (s === undefined) {
-      pendingInitialization++;
-      continue;
-    }
-    const st = s.state ?? {};
-    if (st.running) pendingInitialization++;
-    else if (st.terminated) {
-      if (st.terminated.exitCode !== 0) failedInitialization++;
-    } else if (st.waiting) {
-      const last = s.lastState?.terminated;
-      if (last) {
-        if (last.exitCode !== 0) failedInitialization++;
-      } else pendingInitialization++;
-    } else pendingInitialization++;
-  }
+  let { pendingInitialization, failedInitialization } = countInitContainers(inits, statuses, (c) => isRestartableInitContainer(c, 'current', gates));
 
   let unknown = 0;
   let running = 0;
