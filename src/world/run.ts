@@ -2,8 +2,7 @@
 // a verdict with the trace. The library entry point (`import { runScenario } from 'kss'`).
 import { isStaticPod } from '../model/pod.js';
 import type { Assertion, Scenario, Variant } from '../scenario/types.js';
-import { isPodStatusByKubeletEqual, normalizeStatus } from '../kubelet/status/index.js';
-import { createInvariantCheckers, type InvariantChecker } from '../invariants/index.js';
+import { createInvariantCheckers, kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
 import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
@@ -85,7 +84,7 @@ class ConvergenceTracker {
 export function divergence(w: World): string | undefined {
   const kl = w.kubelet;
   if (kl === null) return 'the kubelet is down';
-  const variant = w.variant;
+  const equal = kubeletStatusEqual(w.variant, w.config.featureGates);
   for (const uid of [...kl.statusManager.cachedUIDs()].sort()) {
     const entry = kl.statusManager.cachedEntry(uid)!;
     let pod = kl.podManager.getPodByUID(uid);
@@ -97,8 +96,7 @@ export function divergence(w: World): string | undefined {
     }
     const api = w.apiserver.peek(pod.metadata!.namespace!, pod.metadata!.name!);
     if (api === undefined || api.metadata?.uid !== pod.metadata?.uid) continue; // nothing to converge to
-    const apiStatus = normalizeStatus(api, api.status ?? {}, variant);
-    if (!isPodStatusByKubeletEqual(apiStatus, entry.status, variant)) return `${pod.metadata?.namespace}/${pod.metadata?.name} differs from the cached status (version ${entry.version})`;
+    if (!equal(api, entry.status)) return `${pod.metadata?.namespace}/${pod.metadata?.name} differs from the cached status (version ${entry.version})`;
   }
   return undefined;
 }

@@ -36,16 +36,20 @@ function countInitContainers(
   return { pendingInitialization, failedInitialization };
 }
 
-/** getPhase, classic (v1.19/v1.20): `statuses` = containerStatuses ++ initContainerStatuses. */
-export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly ContainerStatus[]): PodPhase {
-  const { pendingInitialization, failedInitialization } = countInitContainers(spec?.initContainers ?? [], statuses, () => false);
+interface ContainerCounts {
+  unknown: number;
+  running: number;
+  waiting: number;
+  stopped: number;
+  succeeded: number;
+}
 
-  let unknown = 0;
-  let running = 0;
-  let waiting = 0;
-  let stopped = 0;
-  let succeeded = 0;
-  for (const c of spec?.containers ?? []) {
+const ZERO_COUNTS: ContainerCounts = { unknown: 0, running: 0, waiting: 0, stopped: 0, succeeded: 0 };
+
+/** getPhase's loop over the regular containers, shared by both generations: adds to `from`. */
+function countRegularContainers(containers: readonly Container[], statuses: readonly ContainerStatus[], from: ContainerCounts): ContainerCounts {
+  let { unknown, running, waiting, stopped, succeeded } = from;
+  for (const c of containers) {
     const s = getContainerStatus(statuses, c.name);
     if (s === undefined) {
       unknown++;
@@ -61,6 +65,14 @@ export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly Co
       else waiting++;
     } else unknown++;
   }
+  return { unknown, running, waiting, stopped, succeeded };
+}
+
+/** getPhase, classic (v1.19/v1.20): `statuses` = containerStatuses ++ initContainerStatuses. */
+export function getPhaseClassic(spec: PodSpec | undefined, statuses: readonly ContainerStatus[]): PodPhase {
+  const { pendingInitialization, failedInitialization } = countInitContainers(spec?.initContainers ?? [], statuses, () => false);
+
+  const { unknown, running, waiting, stopped, succeeded } = countRegularContainers(spec?.containers ?? [], statuses, ZERO_COUNTS);
 
   const restartPolicy = spec?.restartPolicy ?? '';
   if (failedInitialization > 0 && restartPolicy === 'Never') return 'Failed';
@@ -112,22 +124,7 @@ export function getPhaseCurrent(pod: Pod, statuses: readonly ContainerStatus[], 
       unknown++;
     }
   }
-  for (const c of spec?.containers ?? []) {
-    const s = getContainerStatus(statuses, c.name);
-    if (s === undefined) {
-      unknown++;
-      continue;
-    }
-    const st = s.state ?? {};
-    if (st.running) running++;
-    else if (st.terminated) {
-      stopped++;
-      if (st.terminated.exitCode === 0) succeeded++;
-    } else if (st.waiting) {
-      if (s.lastState?.terminated) stopped++;
-      else waiting++;
-    } else unknown++;
-  }
+  ({ unknown, running, waiting, stopped, succeeded } = countRegularContainers(spec?.containers ?? [], statuses, { unknown, running, waiting, stopped, succeeded }));
 
   const restartPolicy = spec?.restartPolicy ?? '';
   if (failedInitialization > 0 && restartPolicy === 'Never') return 'Failed';
