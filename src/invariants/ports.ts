@@ -2,6 +2,7 @@
 // them through an adapter (index.ts), and tests can hand in small fakes. Everything here is read
 // only; a checker never writes to the world except its own `invariant.violation` trace records.
 import type { Pod, PodStatus, UID } from '../model/pod.js';
+import type { PodManagerApi, StatusManagerApi } from '../kubelet/api.js';
 import type { TraceEvent } from '../model/trace.js';
 import type { InvariantName, Variant } from '../scenario/types.js';
 import type { TraceRecord } from '../world/tracer.js';
@@ -28,18 +29,10 @@ export interface RuntimeView {
 }
 
 /** The status manager's inspection hooks (StatusManagerApi's read-only part). */
-export interface StatusManagerView {
-  cachedEntry(uid: UID): { status: PodStatus; version: number; podIsFinished?: boolean } | undefined;
-  apiStatusVersion(apiUID: UID): number | undefined;
-  cachedUIDs(): Iterable<UID>;
-}
+export type StatusManagerView = Pick<StatusManagerApi, 'cachedEntry' | 'apiStatusVersion' | 'cachedUIDs'>;
 
 /** The pod manager, read only (PodManagerApi's lookups). */
-export interface PodManagerView {
-  getPodByUID(uid: UID): Pod | undefined;
-  getMirrorPodByPod(pod: Pod): Pod | undefined;
-  getPodByMirrorPod(mirror: Pod): Pod | undefined;
-}
+export type PodManagerView = Pick<PodManagerApi, 'getPodByUID' | 'getMirrorPodByPod' | 'getPodByMirrorPod'>;
 
 /** One kubelet incarnation (a restart makes a new one, with a fresh status manager). */
 export interface KubeletView {
