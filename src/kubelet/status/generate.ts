@@ -45,28 +45,41 @@ export function generateContainersReadyCondition(
   gates?: StatusFeatureGates,
 ): PodCondition {
   if (containerStatuses === undefined || containerStatuses === null) return cond(ContainersReady, 'False', UnknownContainerStatuses);
-  const unknown: string[] = [];
-  const unready: string[] = [];
-  const visit = (name: string) => {
-    const s = getContainerStatus(containerStatuses, name);
-    if (!s) unknown.push(name);
-    else if (!s.ready) unready.push(name);
-  };
+  // (Indexed loops and lists made at their first name: this runs for every status generated.)
+  let unknown: string[] | null = null;
+  let unready: string[] | null = null;
   if (gen === 'current') {
-    for (const c of spec?.initContainers ?? []) if (isRestartableInitContainer(c, gen, gates)) visit(c.name);
+    const inits = spec?.initContainers;
+    if (inits) {
+      for (let i = 0; i < inits.length; i++) {
+        const c = inits[i];
+        if (!isRestartableInitContainer(c, gen, gates)) continue;
+        const s = getContainerStatus(containerStatuses, c.name);
+        if (!s) (unknown ??= []).push(c.name);
+        else if (!s.ready) (unready ??= []).push(c.name);
+      }
+    }
   }
-  for (const c of spec?.containers ?? []) visit(c.name);
+  const containers = spec?.containers;
+  if (containers) {
+    for (let i = 0; i < containers.length; i++) {
+      const name = containers[i].name;
+      const s = getContainerStatus(containerStatuses, name);
+      if (!s) (unknown ??= []).push(name);
+      else if (!s.ready) (unready ??= []).push(name);
+    }
+  }
 
-  if (phase === 'Succeeded' && unknown.length === 0) {
+  if (phase === 'Succeeded' && unknown === null) {
     return gen === 'current' ? generateContainersReadyConditionForTerminalPhase(phase) : cond(ContainersReady, 'False', PodCompleted);
   }
   if (gen === 'current' && phase === 'Failed') return generateContainersReadyConditionForTerminalPhase(phase);
 
+  if (unknown === null && unready === null) return cond(ContainersReady, 'True');
   const msgs: string[] = [];
-  if (unknown.length > 0) msgs.push(`containers with unknown status: ${goList(unknown)}`);
-  if (unready.length > 0) msgs.push(`containers with unready status: ${goList(unready)}`);
-  if (msgs.length > 0) return cond(ContainersReady, 'False', ContainersNotReady, msgs.join(', '));
-  return cond(ContainersReady, 'True');
+  if (unknown !== null) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (unready !== null) msgs.push(`containers with unready status: ${goList(unready)}`);
+  return cond(ContainersReady, 'False', ContainersNotReady, msgs.join(', '));
 }
 
 /** GeneratePodReadyCondition: ContainersReady's verdict, then the readiness gates, looked up in
@@ -81,8 +94,10 @@ export function generatePodReadyCondition(
 ): PodCondition {
   const cr = generateContainersReadyCondition(spec, containerStatuses, phase, gen, gates);
   if (cr.status !== 'True') return cond(PodReady, cr.status, cr.reason, cr.message);
+  const gatesList = spec?.readinessGates;
+  if (!gatesList || gatesList.length === 0) return cond(PodReady, 'True');
   const msgs: string[] = [];
-  for (const rg of spec?.readinessGates ?? []) {
+  for (const rg of gatesList) {
     const i = getPodConditionIndex(conditions, rg.conditionType);
     if (i < 0) msgs.push(`corresponding condition of pod readiness gate "${rg.conditionType}" does not exist.`);
     else if (conditions![i].status !== 'True') msgs.push(`the status of pod readiness gate "${rg.conditionType}" is not "True", but ${conditions![i].status}`);

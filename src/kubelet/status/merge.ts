@@ -28,10 +28,12 @@ export interface MergeOptions {
 export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: Generation, opts: MergeOptions = {}): PodStatus {
   const gates = opts.gates;
   let conditions: PodCondition[] = [];
-  for (const c of oldStatus.conditions ?? []) if (!podConditionByKubelet(c.type, gen, gates)) conditions.push(c);
+  const oldConditions = oldStatus.conditions;
+  for (let i = 0; oldConditions && i < oldConditions.length; i++) if (!podConditionByKubelet(oldConditions[i].type, gen, gates)) conditions.push(oldConditions[i]);
+  const newConditions = newStatus.conditions;
 
   if (gen === 'classic') {
-    for (const c of newStatus.conditions ?? []) if (podConditionByKubelet(c.type, gen, gates)) conditions.push(c);
+    for (let i = 0; newConditions && i < newConditions.length; i++) if (podConditionByKubelet(newConditions[i].type, gen, gates)) conditions.push(newConditions[i]);
     return { ...newStatus, conditions };
   }
 
@@ -39,7 +41,8 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: 
   const couldHaveRunningContainers = opts.couldHaveRunningContainers ?? false;
   const toTerminal = !isPodPhaseTerminal(oldStatus.phase) && isPodPhaseTerminal(newStatus.phase);
   let out: PodStatus = newStatus;
-  for (const c of newStatus.conditions ?? []) {
+  for (let i = 0; newConditions && i < newConditions.length; i++) {
+    const c = newConditions[i];
     if (podConditionByKubelet(c.type, gen, gates)) {
       conditions.push(c);
     } else if (podConditionSharedByKubelet(c.type, gen, gates)) {

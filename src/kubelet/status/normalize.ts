@@ -179,14 +179,20 @@ function stateIsNormal(c: ContainerState | undefined, pod: Pod, gen: Generation)
 
 function statusesAreNormal(list: readonly ContainerStatus[] | undefined, pod: Pod, gen: Generation): boolean {
   if (!list) return true;
-  for (const cs of list) if (!stateIsNormal(cs.state, pod, gen) || !stateIsNormal(cs.lastState, pod, gen)) return false;
+  for (let i = 0; i < list.length; i++) {
+    const cs = list[i];
+    if (!stateIsNormal(cs.state, pod, gen) || !stateIsNormal(cs.lastState, pod, gen)) return false;
+  }
   return true;
 }
 
 /** Would normalizeStatus change anything? (The same rules, read-only.) */
 function isNormal(pod: Pod, s: PodStatus, gen: Generation): boolean {
   if (!timeIsNormal(s.startTime)) return false;
-  if (s.conditions) for (const c of s.conditions) if (!timeIsNormal(c.lastProbeTime) || !timeIsNormal(c.lastTransitionTime)) return false;
+  const conditions = s.conditions;
+  if (conditions) {
+    for (let i = 0; i < conditions.length; i++) if (!timeIsNormal(conditions[i].lastProbeTime) || !timeIsNormal(conditions[i].lastTransitionTime)) return false;
+  }
   if (s.containerStatuses && (!statusesAreNormal(s.containerStatuses, pod, gen) || !isSortedByName(s.containerStatuses))) return false;
   const init = s.initContainerStatuses;
   if (init && (!statusesAreNormal(init, pod, gen) || (init.length > 1 && !sameOrder(sortInitContainerStatuses(pod, init), init)))) return false;
@@ -202,7 +208,9 @@ function isNormal(pod: Pod, s: PodStatus, gen: Generation): boolean {
  *  only in `oldStatus`, and non-kubelet conditions are ignored; the rest is compared with
  *  Semantic.DeepEqual. */
 export function isPodStatusByKubeletEqual(oldStatus: PodStatus, status: PodStatus, gen: Generation, gates?: StatusFeatureGates): boolean {
-  for (const c of status.conditions ?? []) {
+  const conditions = status.conditions;
+  for (let i = 0; conditions && i < conditions.length; i++) {
+    const c = conditions[i];
     if (podConditionByKubelet(c.type, gen, gates) || podConditionSharedByKubelet(c.type, gen, gates)) {
       const oc = getPodCondition(oldStatus, c.type);
       if (!oc || oc.status !== c.status || (oc.message ?? '') !== (c.message ?? '') || (oc.reason ?? '') !== (c.reason ?? '')) return false;
