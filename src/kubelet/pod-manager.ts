@@ -139,6 +139,8 @@ export class PodManager implements PodManagerApi {
 
   /** GetMirrorPodByPod: the mirror pod with the same full name (for any pod). */
   getMirrorPodByPod(pod: Pod): Pod | undefined {
+    // every sync asks; without static pods there is nothing to find (and no full name to build)
+    if (this.mirrorPodByFullName.size === 0) return undefined;
     return this.mirrorPodByFullName.get(podFullName(pod));
   }
 

@@ -60,7 +60,8 @@ export class Backoff {
   /** GC: drop entries not updated for more than 2 × max. */
   gc(): void {
     const now = this.clock.nowMs;
-    for (const [id, e] of [...this.perItemBackoff]) {
+    // deleting the entry just visited does not disturb a Map's iteration
+    for (const [id, e] of this.perItemBackoff) {
       if (now - e.lastUpdateMs > this.maxDurationMs * 2) this.perItemBackoff.delete(id);
     }
   }

@@ -281,6 +281,7 @@ export class Node implements PodSyncer {
     this.stopped = true;
     this.running = false;
     this.runtime.abandonStops(this.group);
+    this.pleg.stop();
     for (const p of this.procs) this.engine.kill(p);
     this.procs = [];
     for (const t of this.timers) t.cancel();
@@ -765,7 +766,8 @@ export class Node implements PodSyncer {
     const allPods = this.pm.getPods();
     const mirrorPods = this.pm.getMirrorPods();
     if (this.workersCurrent) {
-      const working = this.workersCurrent.syncKnownPods(allPods);
+      // allPods: the pod manager's pods, asked by UID
+      const working = this.workersCurrent.syncKnownPods((uid) => this.pm.getPodByUID(uid) !== undefined);
       for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
         const pod = this.runtime.podOf(uid);
