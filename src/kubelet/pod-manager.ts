@@ -24,8 +24,9 @@ export class PodManager implements PodManagerApi {
   private mirrorPodByFullName = new Map<string, Pod>();
   /** Mirror pod UID → static pod UID. */
   private translationByUID = new Map<UID, UID>();
-  /** podByUID's keys, sorted (getPods); null when a key was added or removed. */
-  private sortedUIDs: UID[] | null = null;
+  /** podByUID's values, sorted by UID (getPods hands out copies), and each UID's index there; null
+   *  when a key was added or removed. An update of a known UID replaces its pod in place. */
+  private sorted: { pods: Pod[]; index: Map<UID, number> } | null = null;
   /** How many pods of podByUID are static (getUIDTranslations walks them only when there are any). */
   private staticPods = 0;
 
@@ -40,7 +41,7 @@ export class PodManager implements PodManagerApi {
     this.podByFullName.clear();
     this.mirrorPodByFullName.clear();
     this.translationByUID.clear();
-    this.sortedUIDs = null;
+    this.sorted = null;
     this.staticPods = 0;
     this.updatePodsInternal(pods);
   }
@@ -68,8 +69,11 @@ export class PodManager implements PodManagerApi {
         if (p) this.translationByUID.set(uid, podUID(p));
       } else {
         const prev = this.podByUID.get(uid);
-        if (prev === undefined) this.sortedUIDs = null;
-        else if (isStaticPod(prev)) this.staticPods--;
+        if (prev === undefined) this.sorted = null;
+        else {
+          if (isStaticPod(prev)) this.staticPods--;
+          if (this.sorted !== null) this.sorted.pods[this.sorted.index.get(uid)!] = pod;
+        }
         if (isStaticPod(pod)) this.staticPods++;
         this.podByUID.set(uid, pod);
         this.podByFullName.set(fullName, pod);
@@ -93,7 +97,7 @@ export class PodManager implements PodManagerApi {
       if (prev !== undefined) {
         if (isStaticPod(prev)) this.staticPods--;
         this.podByUID.delete(uid);
-        this.sortedUIDs = null;
+        this.sorted = null;
       }
       this.podByFullName.delete(fullName);
     }
@@ -106,10 +110,11 @@ export class PodManager implements PodManagerApi {
 
   /** GetPods: every regular pod, sorted by UID. */
   getPods(): Pod[] {
-    if (this.sortedUIDs === null) this.sortedUIDs = [...this.podByUID.values()].sort(byUID).map(podUID);
-    const out: Pod[] = [];
-    for (const uid of this.sortedUIDs) out.push(this.podByUID.get(uid)!);
-    return out;
+    if (this.sorted === null) {
+      const pods = [...this.podByUID.values()].sort(byUID);
+      this.sorted = { pods, index: new Map(pods.map((p, i) => [podUID(p), i])) };
+    }
+    return this.sorted.pods.slice();
   }
 
   /** Every mirror pod, sorted by UID. */
@@ -139,6 +144,8 @@ export class PodManager implements PodManagerApi {
 
   /** GetMirrorPodByPod: the mirror pod with the same full name (for any pod). */
   getMirrorPodByPod(pod: Pod): Pod | undefined {
+    // every sync asks; without static pods there is nothing to find (and no full name to build)
+    if (this.mirrorPodByFullName.size === 0) return undefined;
     return this.mirrorPodByFullName.get(podFullName(pod));
   }
 

@@ -1,7 +1,7 @@
 // From the runtime's view of a pod to the API status the kubelet hands to the status manager
 // (pkg/kubelet/kubelet_pods.go generateAPIPodStatus, convertStatusToAPIStatus,
 // convertToAPIContainerStatuses; kubecontainer.ShouldContainerBeRestarted), both generations.
-import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../../model/pod.js';
+import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodSpec, PodStatus } from '../../model/pod.js';
 import { isPodPhaseTerminal } from '../../model/pod.js';
 import { podConditionByKubelet, getPodConditionIndex, replaceOrAppendPodCondition } from '../status/conditions.js';
 import {
@@ -13,7 +13,7 @@ import {
 import { DisruptionTarget, PodScheduled, gateEnabled, type StatusFeatureGates } from '../status/types.js';
 import { getPhaseClassic, getPhaseCurrent } from './phase.js';
 import type { ProbeManager } from './prober.js';
-import { getPodQOS } from '../../model/qos.js';
+import { getPodQOS, type PodQOSClass } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
 
 /** Container state reasons of kubelet_pods.go. */
@@ -119,6 +119,8 @@ export function convertToAPIContainerStatuses(
   isInitContainer: boolean,
   ctx: Pick<GenerateContext, 'at' | 'reasonFor'>,
 ): ContainerStatus[] {
+  // no containers of this kind (most pods have no init containers): every step below yields nothing
+  if (containers.length === 0) return [];
   const oldStatuses = new Map<string, ContainerStatus>();
   for (const s of previousStatus ?? []) oldStatuses.set(s.name, s);
 
@@ -191,6 +193,20 @@ export function convertToAPIContainerStatuses(
   return [...statuses.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** GetPodQOS of frozen pod specs: it reads nothing of the pod but its spec, which cannot change. */
+const qosBySpec = new WeakMap<PodSpec, PodQOSClass>();
+
+function podQOS(pod: Pod): PodQOSClass {
+  const spec = pod.spec;
+  if (spec === undefined || !Object.isFrozen(spec)) return getPodQOS(pod);
+  let q = qosBySpec.get(spec);
+  if (q === undefined) {
+    q = getPodQOS(pod);
+    qosBySpec.set(spec, q);
+  }
+  return q;
+}
+
 /** generateAPIPodStatus: the API status of a pod from its runtime status.
  *  classic (v1.19/v1.20): phase from getPhase; an API terminal phase is never left; probes; the
  *    non-kubelet conditions of pod.status, then Initialized, Ready, ContainersReady, PodScheduled.
@@ -236,7 +252,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (message) s.message = message;
   if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
-  s.qosClass = getPodQOS(pod);
+  s.qosClass = podQOS(pod);
 
   ctx.prober?.updatePodStatus(pod, s);
 

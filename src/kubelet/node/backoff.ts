@@ -60,7 +60,8 @@ export class Backoff {
   /** GC: drop entries not updated for more than 2 × max. */
   gc(): void {
     const now = this.clock.nowMs;
-    for (const [id, e] of [...this.perItemBackoff]) {
+    // deleting the entry just visited does not disturb a Map's iteration
+    for (const [id, e] of this.perItemBackoff) {
       if (now - e.lastUpdateMs > this.maxDurationMs * 2) this.perItemBackoff.delete(id);
     }
   }
@@ -111,8 +112,20 @@ export function crashLoopBackOffMessage(backoffMs: number, containerName: string
 /** getStableKey: pod name, namespace, UID, container name and a hash of the container spec, so
  *  that a changed container starts a fresh back-off. */
 export function getStableKey(pod: Pod, container: Container): string {
-  return `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? ''}_${pod.metadata?.uid ?? ''}_${container.name}_${hashContainer(container)}`;
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  const uid = pod.metadata?.uid ?? '';
+  if (!Object.isFrozen(container)) return `${name}_${namespace}_${uid}_${container.name}_${computeContainerHash(container)}`;
+  // every sync of a pod with an exited container asks: the key of a frozen container is kept with
+  // the pod identity it was built for, and reused while that identity is the same
+  const k = stableKeys.get(container);
+  if (k !== undefined && k.name === name && k.namespace === namespace && k.uid === uid) return k.key;
+  const key = `${name}_${namespace}_${uid}_${container.name}_${hashContainer(container)}`;
+  stableKeys.set(container, { name, namespace, uid, key });
+  return key;
 }
+
+const stableKeys = new WeakMap<Container, { name: string; namespace: string; uid: string; key: string }>();
 
 /** A deterministic short hash of a container spec (kubecontainer.HashContainer's role). */
 export function hashContainer(container: Container): string {

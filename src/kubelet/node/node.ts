@@ -99,22 +99,61 @@ export interface NodeOptions {
 /** basicWorkQueue: when each pod is next due for a sync. */
 export class BasicWorkQueue {
   private readonly queue = new Map<UID, number>();
+  /** Every (due time, UID) ever enqueued and not yet due, as a binary min-heap on the due time, so
+   *  that getWork takes what is due without walking every pod. An entry whose time is no longer its
+   *  pod's time in `queue` (re-enqueued since) is dropped when it comes up: each pod's time in
+   *  `queue` always has its entry in the heap, so the due pods are exactly the matching entries. */
+  private readonly heap: Array<{ at: number; uid: UID }> = [];
   constructor(private readonly clock: { readonly nowMs: number }) {}
   enqueue(uid: UID, delayMs: number): void {
-    this.queue.set(uid, this.clock.nowMs + delayMs);
+    const at = this.clock.nowMs + delayMs;
+    this.queue.set(uid, at);
+    this.heapPush({ at, uid });
   }
   /** GetWork: the pods due by now (removed from the queue), sorted. */
   getWork(): UID[] {
     const now = this.clock.nowMs;
     const out: UID[] = [];
-    this.queue.forEach((at, uid) => {
-      if (at <= now) out.push(uid);
-    });
-    for (const uid of out) this.queue.delete(uid);
+    while (this.heap.length > 0 && this.heap[0].at <= now) {
+      const { at, uid } = this.heapPop();
+      if (this.queue.get(uid) !== at) continue;
+      out.push(uid);
+      this.queue.delete(uid);
+    }
     return out.sort();
   }
   dueAt(uid: UID): number | undefined {
     return this.queue.get(uid);
+  }
+
+  private heapPush(e: { at: number; uid: UID }): void {
+    const h = this.heap;
+    let i = h.push(e) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent].at <= e.at) break;
+      h[i] = h[parent];
+      i = parent;
+    }
+    h[i] = e;
+  }
+
+  private heapPop(): { at: number; uid: UID } {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= h.length) break;
+      const c = l + 1 < h.length && h[l + 1].at < h[l].at ? l + 1 : l;
+      if (h[c].at >= last.at) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = last;
+    return top;
   }
 }
 
@@ -188,6 +227,8 @@ export class Node implements PodSyncer {
   }>();
   /** The config source's last view of each pod (to tell updates from status-only reconciles). */
   private readonly lastConfig = new Map<UID, Pod>();
+  /** podManagerUIDs' last answer (housekeeping). */
+  private lastPodManagerUIDs: ReadonlySet<UID> | null = null;
   /** Runtime pods being killed because nothing in config wants them. */
   private readonly orphanKills = new Set<UID>();
   /** clock.at, memoized: container timestamps are rendered on every sync. */
@@ -281,6 +322,7 @@ export class Node implements PodSyncer {
     this.stopped = true;
     this.running = false;
     this.runtime.abandonStops(this.group);
+    this.pleg.stop();
     for (const p of this.procs) this.engine.kill(p);
     this.procs = [];
     for (const t of this.timers) t.cancel();
@@ -765,7 +807,8 @@ export class Node implements PodSyncer {
     const allPods = this.pm.getPods();
     const mirrorPods = this.pm.getMirrorPods();
     if (this.workersCurrent) {
-      const working = this.workersCurrent.syncKnownPods(allPods);
+      // allPods: the pod manager's pods, asked by UID
+      const working = this.workersCurrent.syncKnownPods((uid) => this.pm.getPodByUID(uid) !== undefined);
       for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
         const pod = this.runtime.podOf(uid);
@@ -780,16 +823,26 @@ export class Node implements PodSyncer {
         if (pod !== undefined) this.spawnKill(produce(pod, (d) => void (d.metadata && delete d.metadata.deletionGracePeriodSeconds)), undefined, 'pod-killer');
       }
     }
-    const keep = new Set<UID>();
-    for (const p of allPods) keep.add(p.metadata?.uid ?? '');
-    for (const p of mirrorPods) keep.add(p.metadata?.uid ?? '');
-    this.sm.removeOrphanedStatuses(keep);
+    this.sm.removeOrphanedStatuses(this.podManagerUIDs(allPods, mirrorPods));
     for (const m of mirrorPods) {
       if (this.pm.getPodByMirrorPod(m) !== undefined) continue;
       if (this.workersCurrent?.isPodForMirrorPodTerminatingByFullName(podFullName(m))) continue;
       yield* this.mirrors.deleteMirrorPod(m, undefined);
     }
     this.backoff.gc();
+  }
+
+  /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused when
+   *  there are no mirror pods and it holds exactly the pods' UIDs: the pod manager's pods have
+   *  distinct UIDs, so as many UIDs all found in it are all of it. */
+  private podManagerUIDs(pods: readonly Pod[], mirrorPods: readonly Pod[]): ReadonlySet<UID> {
+    const prev = this.lastPodManagerUIDs;
+    if (prev !== null && mirrorPods.length === 0 && prev.size === pods.length && pods.every((p) => prev.has(p.metadata?.uid ?? ''))) return prev;
+    const uids = new Set<UID>();
+    for (const p of pods) uids.add(p.metadata?.uid ?? '');
+    for (const p of mirrorPods) uids.add(p.metadata?.uid ?? '');
+    this.lastPodManagerUIDs = uids;
+    return uids;
   }
 
   /** The runtime's pods with a running container that `known` does not hold, sorted by UID (the

@@ -94,8 +94,10 @@ function plegState(s: RuntimePodStatus['containers'][number]['state']): PlegCont
 export class GenericPLEG {
   /** podRecords: the container states of the previous relist. */
   private readonly records = new Map<UID, Map<string, { name: string; state: PlegContainerState }>>();
-  /** The runtime change counter of each pod at the last relist that diffed it. */
-  private readonly seen = new Map<UID, number>();
+  /** The pods whose runtime state changed (Runtime.onPodChange) since the previous relist; at first
+   *  every pod the runtime holds. */
+  private readonly changed = new Set<UID>();
+  private readonly unsubscribe: () => void;
   relistCount = 0;
 
   constructor(
@@ -104,19 +106,26 @@ export class GenericPLEG {
     private readonly rng: Rng,
     private readonly tracer: Tracer,
     private readonly onEvents: (events: PodLifecycleEvent[]) => void,
-  ) {}
+  ) {
+    for (const uid of runtime.podUIDsUnordered()) this.changed.add(uid);
+    this.unsubscribe = runtime.onPodChange((uid) => this.changed.add(uid));
+  }
+
+  /** The kubelet stopped: stop collecting changes. */
+  stop(): void {
+    this.unsubscribe();
+  }
 
   /** relist: only pods whose runtime state changed since the previous relist are diffed (the others
    *  would produce no event and keep their cached status). */
   relist(): void {
     this.relistCount++;
-    const changed: UID[] = [];
-    for (const uid of this.runtime.podUIDsUnordered()) if (this.runtime.podVersion(uid) !== this.seen.get(uid)) changed.push(uid);
+    const changed = [...this.changed];
+    this.changed.clear();
     // Go iterates podRecords, a map: a seeded order.
     const order = this.rng.shuffle(changed.sort());
     const events: PodLifecycleEvent[] = [];
     for (const uid of order) {
-      this.seen.set(uid, this.runtime.podVersion(uid));
       const status = this.runtime.getPodStatus(uid);
       const old = this.records.get(uid) ?? new Map();
       const cur = new Map<string, { name: string; state: PlegContainerState }>();

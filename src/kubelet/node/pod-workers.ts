@@ -362,18 +362,17 @@ export class PodWorkersCurrent {
     return false;
   }
 
-  /** SyncKnownPods: forget finished workers of pods no longer desired; report the rest. */
-  syncKnownPods(desired: readonly Pod[]): Map<UID, { state: WorkType; orphan: boolean }> {
-    const known = new Set<UID>();
-    for (const p of desired) known.add(p.metadata?.uid ?? '');
+  /** SyncKnownPods: forget finished workers of pods no longer desired; report the rest.
+   *  isDesired(uid) answers "is uid in desiredPods" (upstream builds that `known` set from the pod
+   *  list; the caller's pod manager lookup is the same set without building it). The answer is the
+   *  workers that remain, keyed by UID: exactly the keys of upstream's map of PodWorkerSync, whose
+   *  State is the status's workType() and Orphan is !isDesired(uid). */
+  syncKnownPods(isDesired: (uid: UID) => boolean): ReadonlyMap<UID, PodSyncStatus> {
     this.podsSynced = true;
-    const out = new Map<UID, { state: WorkType; orphan: boolean }>();
     // housekeeping runs this every 2 s: only the orphans (rare) are handled in UID order
-    const orphans: UID[] = [];
-    this.statuses.forEach((status, uid) => {
-      if (known.has(uid)) out.set(uid, { state: status.workType(), orphan: false });
-      else orphans.push(uid);
-    });
+    let orphans: UID[] | undefined;
+    for (const uid of this.statuses.keys()) if (!isDesired(uid)) (orphans ??= []).push(uid);
+    if (orphans === undefined) return this.statuses;
     for (const uid of orphans.sort()) {
       const status = this.statuses.get(uid)!;
       if (status.isFinished()) {
@@ -386,9 +385,8 @@ export class PodWorkersCurrent {
         continue;
       }
       status.deleted = true;
-      out.set(uid, { state: status.workType(), orphan: true });
     }
-    return out;
+    return this.statuses;
   }
 }
 

@@ -119,8 +119,8 @@ export class Runtime {
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
   private readonly byID = new Map<string, RuntimeContainer>();
-  /** Per pod, a counter bumped by every change the PLEG could see (sandbox, container start/exit). */
-  private readonly versions = new Map<UID, number>();
+  /** See onPodChange. */
+  private readonly changeListeners = new Set<(uid: UID) => void>();
 
   constructor(opts: RuntimeOptions) {
     this.engine = opts.engine;
@@ -133,13 +133,16 @@ export class Runtime {
     return `containerd://${this.rng.hex(64)}`;
   }
 
+  /** A change the PLEG could see (sandbox, container start/exit/removal). */
   private touch(uid: UID): void {
-    this.versions.set(uid, (this.versions.get(uid) ?? 0) + 1);
+    for (const l of this.changeListeners) l(uid);
   }
 
-  /** The pod's change counter (the PLEG skips pods whose counter did not move). */
-  podVersion(uid: UID): number {
-    return this.versions.get(uid) ?? 0;
+  /** Call `listener` with the pod's UID on every change the PLEG could see (it diffs only the pods
+   *  named since its previous relist). Returns the unsubscribe. */
+  onPodChange(listener: (uid: UID) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => void this.changeListeners.delete(listener);
   }
 
   /** Every pod UID, in no particular order (the PLEG sorts what it needs). */
