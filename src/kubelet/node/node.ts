@@ -738,8 +738,10 @@ export class Node implements PodSyncer {
   }
 
   /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)
-   *  containers get SIGTERM at once; sidecars (current, gate on) wait for the regular containers and
-   *  the later sidecars, for at most the grace period, and lose the time waited. */
+   *  containers get SIGTERM at once; sidecars (current, gate on) wait their turn as upstream's
+   *  newTerminationOrdering says — for the regular containers and the next restartable init
+   *  container in spec order (one that is not running counts as terminated) — each in a goroutine
+   *  of its own, for at most the grace period, and lose the time waited. */
   private *killPod(pod: Pod, gracePeriodOverride: number | undefined): Proc<void> {
     const uid = pod.metadata?.uid ?? '';
     const running = this.runtime.runningContainers(uid);
@@ -756,12 +758,29 @@ export class Node implements PodSyncer {
     if (sidecars.length > 0) {
       const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
       const deadline = t0 + turnGrace * 1000;
-      const before: RuntimeContainer[] = [...regular];
+      const self = this;
       for (const s of sidecars) {
-        yield* this.waitExitsOrUntil(before, deadline);
-        const waited = (this.engine.nowMs - t0) / 1000;
-        waits.push(this.runtime.stopContainer(s.id, killContainerTimeoutSeconds(this.gen, pod, gracePeriodOverride, waited), this.group));
-        before.push(s);
+        // the next restartable init container after this one in spec order, if it runs
+        let next: RuntimeContainer | undefined;
+        for (let i = sidecarIndex.get(s.name)! + 1; i < inits.length; i++) {
+          if (!sidecarIndex.has(inits[i].name)) continue;
+          next = sidecars.find((c) => c.name === inits[i].name);
+          break;
+        }
+        const prereqs = next === undefined ? regular : [...regular, next];
+        if (this.engine.nowMs >= deadline || prereqs.every((c) => !c.running)) {
+          // its turn has come already: stopped from here, with no goroutine to wait in
+          waits.push(this.runtime.stopContainer(s.id, killContainerTimeoutSeconds(this.gen, pod, gracePeriodOverride, (this.engine.nowMs - t0) / 1000), this.group));
+          continue;
+        }
+        const stopped = new Deferred<void>();
+        waits.push(stopped);
+        this.spawn(`kill-sidecar/${uid}/${s.name}`, (function* (): Proc<void> {
+          yield* self.waitExitsOrUntil(prereqs, deadline); // terminationOrdering.waitForTurn
+          const waited = (self.engine.nowMs - t0) / 1000;
+          yield* self.runtime.stopContainer(s.id, killContainerTimeoutSeconds(self.gen, pod, gracePeriodOverride, waited), self.group).wait();
+          stopped.resolve(self.engine, undefined);
+        })());
       }
     }
     for (const w of waits) yield* w.wait();
@@ -811,8 +830,9 @@ export class Node implements PodSyncer {
       const working = this.workersCurrent.syncKnownPods((uid) => this.pm.getPodByUID(uid) !== undefined);
       for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
+        // (runningPod.ToAPIPod(): every container a plain one, so no sidecar termination ordering)
         const pod = this.runtime.podOf(uid);
-        if (pod !== undefined) this.spawnKill(pod, 1, 'runtime-pod-killer');
+        if (pod !== undefined) this.spawnKill(asRunningPod(pod), 1, 'runtime-pod-killer');
       }
     } else {
       const desired = new Set<UID>();
@@ -934,4 +954,15 @@ export class Node implements PodSyncer {
   private log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
     this.tracer.log(level, msg, pod, fields);
   }
+}
+
+/** kubecontainer.Pod.ToAPIPod for a runtime pod: the containers it runs, all as plain containers
+ *  (no init containers, hence no sidecars). */
+function asRunningPod(pod: Pod): Pod {
+  const inits = pod.spec?.initContainers;
+  if (!inits || inits.length === 0) return pod;
+  return produce(pod, (d) => {
+    d.spec!.containers = [...(d.spec!.initContainers ?? []), ...d.spec!.containers];
+    delete d.spec!.initContainers;
+  });
 }

@@ -74,9 +74,13 @@ function computeInitContainerActions(
 ): boolean {
   const inits = pod.spec?.initContainers ?? [];
   if (inits.length === 0) return true;
+  // A regular container created or running proves the init containers ran; an exited one does not
+  // (v1.28+, #120247: after a node reboot every container is exited and the new sandbox is not
+  // initialized).
   let podHasInitialized = false;
   for (const c of pod.spec?.containers ?? []) {
-    if (findContainerStatusByName(podStatus, c.name) !== undefined) {
+    const s = findContainerStatusByName(podStatus, c.name);
+    if (s !== undefined && (s.state === 'created' || s.state === 'running')) {
       podHasInitialized = true;
       break;
     }

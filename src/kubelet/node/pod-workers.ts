@@ -251,15 +251,9 @@ export class PodWorkersCurrent {
       const rt = yield* cache.getNewerThan(uid, lastSyncGen);
       let err: string | undefined;
       let isTerminal = false;
-      if (update.workType === 'sync' && status.isTerminationRequested()) {
-        // UpdatePod cancelled this sync's context when the pod became terminating: SyncPod returns
-        // context.Canceled before touching the runtime, and the queued update terminates the pod
-        status.syncing = false;
-        lastSyncGen = cache.generation;
-        tracer.log('V2', 'Sync exited with context cancellation error', podKey(pod), { uid, updateType: update.options.updateType });
-        this.completeWork(uid, false, 'context canceled');
-        continue;
-      }
+      // (A sync taken before UpdatePod cancelled its context still runs in full: SyncPod checks no
+      // ctx.Err() and runs the runtime's SyncPod on context.WithoutCancel; the termination queued
+      // meanwhile is the next update.)
       if (update.workType === 'terminated') {
         err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
       } else if (update.workType === 'terminating') {
