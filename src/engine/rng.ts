@@ -34,6 +34,10 @@ export class Rng {
     }
     return out;
   }
+  /** The draws shuffle takes for n items, without the permutation. */
+  skipShuffle(n: number): void {
+    for (let i = n - 1; i > 0; i--) this.next();
+  }
   /** 8 hex digits drawn from the stream (for UIDs). */
   hex(n: number): string {
     let s = '';

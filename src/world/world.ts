@@ -233,11 +233,17 @@ export class World {
     this.kubelet = null;
   }
 
-  behaviourOf(pod: Pod) {
-    const key = podKey(pod);
-    const sp = this.scenario.pods.find((p) => p.key === key && p.only !== 'apiserver') ?? this.scenario.staticPods.find((p) => p.key === key);
-    return sp?.containers ?? {};
+  behaviourOf(pod: Pod): ScenarioPod['containers'] {
+    let byKey = this.behaviours;
+    if (byKey === null) {
+      // The first pod of each key that the kubelet may run (then static pods), as a lookup.
+      byKey = this.behaviours = new Map();
+      for (const p of this.scenario.pods) if (p.only !== 'apiserver' && !byKey.has(p.key)) byKey.set(p.key, p.containers);
+      for (const p of this.scenario.staticPods) if (!byKey.has(p.key)) byKey.set(p.key, p.containers);
+    }
+    return byKey.get(podKey(pod)) ?? {};
   }
+  private behaviours: Map<string, ScenarioPod['containers']> | null = null;
 
   // ---- lookups used by steps and assertions -------------------------------------------------
 

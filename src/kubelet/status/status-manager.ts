@@ -157,6 +157,10 @@ export class StatusManager implements StatusManagerApi {
   private readonly sameMemo = new Map<UID, { status: PodStatus; pod: Pod; entry: VersionedPodStatus }>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   private readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
+  /** The cached UIDs whose version apiStatusVersions (under the same UID) has not reached: what a
+   *  syncBatch(false) without static pods syncs. Kept by noteVersions at every write of either map,
+   *  so that the batch need not walk the whole cache. */
+  private readonly unsent = new Set<UID>();
 
   constructor(opts: StatusManagerOptions) {
     this.engine = opts.engine;
@@ -279,6 +283,16 @@ export class StatusManager implements StatusManagerApi {
         }
       })(), this.group),
     );
+  }
+
+  /** The draws mapOrder takes for n keys, without the order (when no one reads it). */
+  private mapOrderDraws(n: number): void {
+    if (n < 2) return;
+    if (this.rng) {
+      this.rng.skipShuffle(n);
+      return;
+    }
+    for (let i = n - 1; i > 0; i--) this.engine.chooser.choose('status/map-order', i + 1);
   }
 
   /** Go's random map order, seeded: keys sorted, then a Fisher-Yates shuffle. */
@@ -407,8 +421,16 @@ export class StatusManager implements StatusManagerApi {
   /** deletePodStatus */
   deletePodStatus(uid: UID): void {
     if (this.podStatuses.delete(uid)) this.sortedUIDs = null;
+    this.unsent.delete(uid);
     this.sameMemo.delete(uid);
     this.reconcileMemo.delete(uid);
+  }
+
+  /** Keep `unsent` right for uid after podStatuses or apiStatusVersions changed under that UID. */
+  private noteVersions(uid: UID): void {
+    const st = this.podStatuses.get(uid);
+    if (st !== undefined && !((this.apiStatusVersions.get(uid) ?? 0) >= st.version)) this.unsent.add(uid);
+    else this.unsent.delete(uid);
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -481,6 +503,7 @@ export class StatusManager implements StatusManagerApi {
         : { status: s, version, podName: pod.metadata?.name ?? '', podNamespace: pod.metadata?.namespace ?? '', podIsFinished: false };
     Object.freeze(entry);
     this.podStatuses.set(uid, entry);
+    this.noteVersions(uid);
     if (cached === undefined) this.sortedUIDs = null;
     this.emit('status.set', key, uid, { version });
 
@@ -506,28 +529,27 @@ export class StatusManager implements StatusManagerApi {
     const { podToMirror, mirrorToPod } = this.podManager.getUIDTranslations();
     if (full) {
       for (const uid of [...this.apiStatusVersions.keys()]) {
-        if (!this.podStatuses.has(uid) && !mirrorToPod.has(uid)) this.apiStatusVersions.delete(uid);
+        if (!this.podStatuses.has(uid) && !mirrorToPod.has(uid)) this.apiStatusVersions.delete(uid); // (not cached: not unsent either)
       }
     }
     const updated: Array<{ uid: UID; statusUID: UID; status: VersionedPodStatus }> = [];
-    const order = this.mapOrder(this.sortedStatusUIDs());
     if (!full && podToMirror.size === 0) {
-      // The loop below, without static pods: the pods whose cached version was not sent, in map
-      // order. Found in one pass over the cache, then picked out of the order.
-      let pending = null as Set<UID> | null; // (set in the callback)
-      const sent = this.apiStatusVersions;
-      this.podStatuses.forEach((st, uid) => {
-        if (!((sent.get(uid) ?? 0) >= st.version)) (pending ??= new Set()).add(uid);
-      });
-      if (pending !== null) {
-        for (const uid of order) {
+      // The loop below, without static pods: the pods whose cached version was not sent (`unsent`),
+      // in map order. With one pod or none, its order is moot: the map order's draws are taken all
+      // the same, so that the stream stays that of a walk over the whole map.
+      const pending = this.unsent;
+      if (pending.size < 2) {
+        this.mapOrderDraws(this.podStatuses.size);
+        for (const uid of pending) updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
+      } else {
+        for (const uid of this.mapOrder(this.sortedStatusUIDs())) {
           if (!pending.has(uid)) continue;
           updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
           if (updated.length === pending.size) break;
         }
       }
     } else {
-      for (const uid of order) {
+      for (const uid of this.mapOrder(this.sortedStatusUIDs())) {
         const st = this.podStatuses.get(uid)!;
         let statusUID = uid;
         const mirrorUID = podToMirror.get(uid);
@@ -547,6 +569,7 @@ export class StatusManager implements StatusManagerApi {
           updated.push({ uid, statusUID, status: st });
         } else if (this.needsReconcile(uid, st.status)) {
           this.apiStatusVersions.delete(statusUID);
+          this.noteVersions(statusUID);
           updated.push({ uid, statusUID, status: st });
         }
       }
@@ -630,6 +653,7 @@ export class StatusManager implements StatusManagerApi {
     }
 
     this.apiStatusVersions.set(podUID(pod), st.version);
+    this.noteVersions(podUID(pod));
 
     // We don't handle graceful deletion of mirror pods.
     if (this.canBeDeleted(pod, st.status, st.podIsFinished)) {
@@ -714,6 +738,7 @@ export class StatusManager implements StatusManagerApi {
   /** The `setApiStatusVersion` step: overwrite apiStatusVersions as upstream tests do. */
   setApiStatusVersion(apiUID: UID, version: number): void {
     this.apiStatusVersions.set(apiUID, version);
+    this.noteVersions(apiUID);
   }
 
   cachedEntry(uid: UID): VersionedPodStatus | undefined {
