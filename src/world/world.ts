@@ -251,11 +251,18 @@ export class World {
   kubeletPod(key: string): Pod | undefined {
     const kl = this.kubelet;
     if (kl === null) return undefined;
-    const [ns, name] = key.split('/');
-    const pod = kl.podManager.getPodByFullName(`${name}_${ns}`);
+    let fullName = this.fullNames.get(key);
+    if (fullName === undefined) {
+      const [ns, name] = key.split('/');
+      this.fullNames.set(key, (fullName = `${name}_${ns}`));
+    }
+    const pod = kl.podManager.getPodByFullName(fullName);
     if (pod !== undefined) return pod;
     return this.kubeletOnlyPods.get(key) ?? this.lastKnown.get(key);
   }
+
+  /** "ns/name" → the pod manager's full name "name_ns", for the steps' lookups. */
+  private readonly fullNames = new Map<string, string>();
 
   /** The apiserver's current object of that name. */
   apiPod(key: string): Pod | undefined {
