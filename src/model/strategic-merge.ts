@@ -319,24 +319,36 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     if (directive === 'delete') return {};
     throw new StrategicMergeError(`invalid patch type ${JSON.stringify(directive)}`);
   }
-  const out: Obj = original === undefined ? {} : { ...original };
   const fields = meta?.fields;
-  let deleted = false;
 
-  // applyRetainKeysDirective
+  // applyRetainKeysDirective (the keys it removes are left out of `out` below)
   const retain = patch[RETAIN_KEYS];
+  let keep: Set<unknown> | null = null;
   if (retain !== undefined) {
     if (!Array.isArray(retain)) throw new StrategicMergeError('$retainKeys must be a list');
-    const keep = new Set<unknown>(retain);
+    keep = new Set<unknown>(retain);
     for (const k in patch) {
       if (isAbsent(patch[k]) || k.charCodeAt(0) === 36 /* $ */) continue;
       if (!keep.has(k)) throw new StrategicMergeError(`field ${k} is in the patch but not in $retainKeys`);
     }
-    for (const k of Object.keys(out)) {
-      if (!keep.has(k)) {
-        delete out[k];
-        deleted = true;
-      }
+  }
+
+  // `out` starts as a copy of `original` without the fields the patch deletes (those $retainKeys
+  // leaves out, and those the patch sets to null: see the main loop below). Copying only what is
+  // kept, rather than copying all and then using `delete`, gives the same keys in the same order
+  // and keeps `out` a fast-mode object (V8 turns an object with deleted keys into a slow
+  // dictionary, and the merged object is read many times over).
+  let out: Obj;
+  const nulled = deletedFields(patch);
+  if (original === undefined) {
+    out = {};
+  } else if (keep === null && nulled === null) {
+    out = { ...original };
+  } else {
+    out = {};
+    for (const k in original) {
+      if ((keep !== null && !keep.has(k)) || (nulled !== null && nulled.includes(k))) continue;
+      out[k] = original[k];
     }
   }
 
@@ -366,10 +378,8 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       out[field] = merged; // ordering lists of scalars is not ported
       continue;
     }
-    const patchItems: unknown[] = [];
-    const serverOnly: unknown[] = [];
-    for (const e of merged) (firstIndexOfKey(order, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
-    out[field] = normalizeElementOrder(patchItems, serverOnly, order, origList ?? [], mergeKey);
+    const orderKeys = keysOf(order, mergeKey);
+    out[field] = normalizeElementOrder(partition(merged, keysOf(merged, mergeKey), orderKeys), orderKeys, keysOf(origList ?? [], mergeKey));
   }
 
   for (const pk in patch) {
@@ -388,13 +398,7 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       }
       continue;
     }
-    if (isAbsent(pv)) {
-      if (pk in out) {
-        delete out[pk];
-        deleted = true;
-      }
-      continue;
-    }
+    if (isAbsent(pv)) continue; // a deleted field: left out of `out` above (see deletedFields)
     const ov = out[pk];
     if (isAbsent(ov)) {
       out[pk] = clean(pv);
@@ -410,9 +414,21 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     else if (k === KIND_LIST) out[pk] = mergeSliceHandler(ov as unknown[], pv as unknown[], fm);
     else out[pk] = pv;
   }
-  // A copy without the holes `delete` leaves (V8 keeps such an object in slow dictionary mode, and
-  // the merged object is read many times over).
-  return deleted ? { ...out } : out;
+  return out;
+}
+
+/** The fields a patch deletes in mergeMap's main loop (or null for none): those it sets to null,
+ *  unless the main loop skips the key (a $retainKeys, $setElementOrder/ or
+ *  $deleteFromPrimitiveList/ directive, or a list that a $setElementOrder directive orders). */
+function deletedFields(patch: Obj): string[] | null {
+  let out: string[] | null = null;
+  for (const pk in patch) {
+    if (!isAbsent(patch[pk])) continue;
+    if (pk.charCodeAt(0) === 36 /* $ */ && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER) || pk.startsWith(DELETE_FROM_PRIMITIVE_LIST))) continue;
+    if (SET_ELEMENT_ORDER + pk in patch) continue;
+    (out ??= []).push(pk);
+  }
+  return out;
 }
 
 // mergeSliceHandler: merge-keyed lists are merged, every other list is replaced by the patch's.
@@ -450,46 +466,73 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   }
   if (replace) return plain.map((p) => clean(p));
 
-  // mergeSliceWithoutSpecialElements
+  // mergeSliceWithoutSpecialElements (keys[i] is the merge-key value of merged[i])
   const merged: unknown[] = [...orig]; // (not slice(): V8's slice is slow on frozen arrays)
+  const origKeys = keysOf(orig, mergeKey);
+  const keys = [...origKeys];
+  const plainKeys: unknown[] = [];
   for (const p of plain) {
     const kv = p[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
+    plainKeys.push(kv);
     let i = 0;
-    while (i < merged.length && (merged[i] as Obj)[mergeKey] !== kv) i++;
+    while (i < merged.length && keys[i] !== kv) i++;
     if (i < merged.length) merged[i] = mergeMap(merged[i] as Obj, p, elemMeta);
     else merged.push(clean(p));
+    keys[i] = keyOf(merged[i], mergeKey);
   }
 
   // Enforce the order: patch items in patch order, interleaved with server-only items.
-  const patchItems: unknown[] = [];
-  const serverOnly: unknown[] = [];
-  for (const e of merged) (firstIndexOfKey(plain, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
-  return normalizeElementOrder(patchItems, serverOnly, plain, orig, mergeKey);
+  return normalizeElementOrder(partition(merged, keys, plainKeys), plainKeys, origKeys);
 }
 
 function keyOf(e: unknown, mergeKey: string): unknown {
   return isObj(e) ? e[mergeKey] : undefined;
 }
 
-/** The first index in `list` of an element with merge-key value kv (compared as Map keys are:
- *  SameValueZero), or -1. A linear scan: the lists of a pod are short. */
-function firstIndexOfKey(list: readonly unknown[], mergeKey: string, kv: unknown): number {
-  for (let i = 0; i < list.length; i++) {
-    const k = keyOf(list[i], mergeKey);
-    if (k === kv || (k !== k && kv !== kv)) return i;
+// The ordering below works on the merge-key values of the elements, read once per list: `keys`
+// holds keyOf(element, mergeKey) for each element of its list, in the same order.
+
+function keysOf(list: readonly unknown[], mergeKey: string): unknown[] {
+  const keys: unknown[] = [];
+  for (let i = 0; i < list.length; i++) keys.push(keyOf(list[i], mergeKey));
+  return keys;
+}
+
+/** The first index of merge-key value kv in `keys` (compared as Map keys are: SameValueZero), or -1.
+ *  A linear scan: the lists of a pod are short. */
+function indexOfKey(keys: readonly unknown[], kv: unknown): number {
+  // (indexOf compares with ===, which is SameValueZero for every value but NaN)
+  return kv === kv ? keys.indexOf(kv) : keys.findIndex((k) => k !== k);
+}
+
+/** A list's elements and their merge-key values. */
+interface Keyed {
+  readonly items: unknown[];
+  readonly keys: unknown[];
+}
+
+/** The elements whose key is in `patchKeys` (patch items) and the others (server-only items), each
+ *  in list order. */
+function partition(items: readonly unknown[], keys: readonly unknown[], patchKeys: readonly unknown[]): { patchItems: Keyed; serverOnly: Keyed } {
+  const patchItems: Keyed = { items: [], keys: [] };
+  const serverOnly: Keyed = { items: [], keys: [] };
+  for (let i = 0; i < items.length; i++) {
+    const to = indexOfKey(patchKeys, keys[i]) >= 0 ? patchItems : serverOnly;
+    to.items.push(items[i]);
+    to.keys.push(keys[i]);
   }
-  return -1;
+  return { patchItems, serverOnly };
 }
 
 // normalizeSliceOrder: stable sort by position in `order` (items not found keep their relative place at the end).
-function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], mergeKey: string): unknown[] {
-  if (toSort.length < 2) return toSort;
-  const n = toSort.length;
+function normalizeSliceOrder(toSort: Keyed, orderKeys: readonly unknown[]): Keyed {
+  const n = toSort.items.length;
+  if (n < 2) return toSort;
   const pos: number[] = [];
   let sorted = true;
   for (let i = 0; i < n; i++) {
-    const p = firstIndexOfKey(order, mergeKey, keyOf(toSort[i], mergeKey));
+    const p = indexOfKey(orderKeys, toSort.keys[i]);
     pos.push(p < 0 ? Number.MAX_SAFE_INTEGER : p);
     if (i > 0 && pos[i] < pos[i - 1]) sorted = false;
   }
@@ -497,34 +540,35 @@ function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], merge
   const idx: number[] = [];
   for (let i = 0; i < n; i++) idx.push(i);
   idx.sort((a, b) => pos[a] - pos[b]); // stable
-  const out: unknown[] = [];
-  for (let i = 0; i < n; i++) out.push(toSort[idx[i]]);
+  const out: Keyed = { items: [], keys: [] };
+  for (let i = 0; i < n; i++) {
+    out.items.push(toSort.items[idx[i]]);
+    out.keys.push(toSort.keys[idx[i]]);
+  }
   return out;
 }
 
 // normalizeElementOrder + mergeSortedSlice: the patch's order takes precedence over the server's;
 // a server-only item goes before a patch item only when the server list had it first.
 function normalizeElementOrder(
-  patchItems: unknown[],
-  serverOnly: unknown[],
-  patchOrder: readonly unknown[],
-  serverOrder: readonly unknown[],
-  mergeKey: string,
+  parts: { patchItems: Keyed; serverOnly: Keyed },
+  patchOrderKeys: readonly unknown[],
+  serverOrderKeys: readonly unknown[],
 ): unknown[] {
-  const right = normalizeSliceOrder(patchItems, patchOrder, mergeKey);
-  const left = normalizeSliceOrder(serverOnly, serverOrder, mergeKey);
-  if (left.length === 0) return right;
-  if (right.length === 0) return left;
+  const right = normalizeSliceOrder(parts.patchItems, patchOrderKeys);
+  const left = normalizeSliceOrder(parts.serverOnly, serverOrderKeys);
+  if (left.items.length === 0) return right.items;
+  if (right.items.length === 0) return left.items;
   const out: unknown[] = [];
   let i = 0, j = 0;
-  while (i < left.length || j < right.length) {
-    if (i >= left.length) out.push(right[j++]);
-    else if (j >= right.length) out.push(left[i++]);
+  while (i < left.items.length || j < right.items.length) {
+    if (i >= left.items.length) out.push(right.items[j++]);
+    else if (j >= right.items.length) out.push(left.items[i++]);
     else {
-      const li = firstIndexOfKey(serverOrder, mergeKey, keyOf(left[i], mergeKey));
-      const ri = firstIndexOfKey(serverOrder, mergeKey, keyOf(right[j], mergeKey));
-      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
-      else out.push(right[j++]);
+      const li = indexOfKey(serverOrderKeys, left.keys[i]);
+      const ri = indexOfKey(serverOrderKeys, right.keys[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left.items[i++]);
+      else out.push(right.items[j++]);
     }
   }
   return out;

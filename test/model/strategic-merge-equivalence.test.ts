@@ -65,6 +65,7 @@ const oddElement = fc.oneof(
   fc.record({ type: conditionType, $patch: fc.constantFrom('delete', 'replace', 'merge', 'bogus') }),
   fc.record({ name: fc.constantFrom('a', 'b'), $patch: fc.constantFrom('delete', 'replace') }),
   fc.record({ type: conditionType, nested: fc.record({ a: scalar, $patch: fc.constantFrom('replace', 'delete') }) }),
+  fc.record({ type: fc.constantFrom<unknown>(['Ready'], { t: 'Ready' }, 1), name: fc.constantFrom<unknown>(['a'], { n: 'a' }, 0), status: scalar }), // keys that are not strings
 );
 /** A list of `a`: unique by merge key unless `odd` (which also mixes in odd elements). */
 const list = <T>(a: fc.Arbitrary<T>, odd: boolean) =>
