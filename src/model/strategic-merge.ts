@@ -152,11 +152,25 @@ function sortKeys(o: Obj): Obj {
     prev = k;
   }
   if (sorted) return o;
-  const keys = Object.keys(o);
-  keys.sort();
+  const keys = sortStrings(Object.keys(o));
   const r: Obj = {};
   for (const k of keys) r[k] = o[k];
   return r;
+}
+
+/** `a` sorted in place as Array.prototype.sort() sorts strings (by UTF-16 code units); an
+ *  insertion sort, quicker than sort() on the few keys of a patch object. */
+function sortStrings(a: string[]): string[] {
+  for (let i = 1; i < a.length; i++) {
+    const s = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > s) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = s;
+  }
+  return a;
 }
 
 function mergeKeyString(v: unknown): string {
@@ -190,6 +204,7 @@ export function createTwoWayMergePatch(original: object, modified: object, meta:
 function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, retainKeys: boolean): Obj {
   const patch: Obj = {};
   const fields = meta?.fields;
+  let kept = 0; // fields of `original` that `modified` has too
   for (const key in modified) {
     const mv = modified[key];
     if (isAbsent(mv)) continue;
@@ -198,6 +213,9 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
       patch[key] = mv; // added
       continue;
     }
+    // (Not counted: what may come from Object.prototype rather than from `original`'s own fields,
+    // i.e. its methods and __proto__; counting too few only costs the full updatePatchIfMissing walk.)
+    if (typeof ov !== 'function' && key !== '__proto__') kept++;
     // The very same value, with no merge list below it (no patch metadata): nothing to diff.
     if (ov === mv && fields?.[key] === undefined) continue;
     if (key === DIRECTIVE) {
@@ -226,9 +244,14 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
       patch[key] = mv; // replacePatchFieldIfNotEqual
     }
   }
-  // updatePatchIfMissing: removed fields become null.
-  for (const key in original) {
-    if (!isAbsent(original[key]) && isAbsent(modified[key])) patch[key] = null;
+  // updatePatchIfMissing: removed fields become null (there are some when `original` has more
+  // fields than those `modified` kept).
+  let present = 0;
+  for (const key in original) if (!isAbsent(original[key])) present++;
+  if (present > kept) {
+    for (const key in original) {
+      if (!isAbsent(original[key]) && isAbsent(modified[key])) patch[key] = null;
+    }
   }
   if (retainKeys && (!isEmpty(patch) || hasAdditionalNewField(original, modified))) {
     const keep: string[] = [];
@@ -251,26 +274,27 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
     if (modified.length > 0) patch[key] = modified; // the old list was empty: send the new one whole
     return;
   }
-  const byKey = new Map<string, Obj>();
+  // The merge-key strings of `original` (a linear search: the lists of a pod are short); an
+  // element of `original` whose key string came earlier in the list is never looked at.
+  const origKeys: string[] = [];
   for (const o of original) {
     const kv = o[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(o)} does not contain declared merge key "${mergeKey}"`);
-    const ks = mergeKeyString(kv);
-    if (!byKey.has(ks)) byKey.set(ks, o);
+    origKeys.push(mergeKeyString(kv));
   }
   // Changed and added elements, in the order of `modified` (normalizeSliceOrder).
   const patchList: unknown[] = [];
-  const seen = new Set<string>();
+  const seen: boolean[] = new Array<boolean>(original.length).fill(false); // by index of first occurrence
   for (const m of modified) {
     const kv = m[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(m)} does not contain declared merge key "${mergeKey}"`);
-    const ks = mergeKeyString(kv);
-    seen.add(ks);
-    const o = byKey.get(ks);
-    if (o === undefined) {
+    const i = origKeys.indexOf(mergeKeyString(kv));
+    if (i < 0) {
       patchList.push(m);
       continue;
     }
+    seen[i] = true;
+    const o = original[i];
     if (o === m && fm.meta === undefined) continue; // the very same element: no difference
     const d = diffMaps(o, m, fm.meta, fm.retainKeys === true);
     if (!isEmpty(d)) {
@@ -279,10 +303,13 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
     }
   }
   // Removed elements, appended in merge-key order (upstream walks both lists sorted by key).
-  const removed: string[] = [];
-  for (const ks of byKey.keys()) if (!seen.has(ks)) removed.push(ks);
-  removed.sort();
-  for (const ks of removed) patchList.push({ [DIRECTIVE]: 'delete', [mergeKey]: byKey.get(ks)![mergeKey] });
+  let removed: string[] | null = null;
+  for (let i = 0; i < original.length; i++) {
+    if (!seen[i] && origKeys.indexOf(origKeys[i]) === i) (removed ??= []).push(origKeys[i]);
+  }
+  if (removed !== null) {
+    for (const ks of sortStrings(removed)) patchList.push({ [DIRECTIVE]: 'delete', [mergeKey]: original[origKeys.indexOf(ks)][mergeKey] });
+  }
 
   // isOrderSame
   let orderSame = original.length === modified.length;
