@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { freeze } from 'immer';
-import { goJsonPodStatus } from '../../../src/kubelet/status/semantic.js';
+import { goJsonPodStatus, jsonEqual } from '../../../src/kubelet/status/semantic.js';
+import { preparePatchForPodStatus } from '../../../src/kubelet/status/status-manager.js';
+import { StrategicMergeError } from '../../../src/model/strategic-merge.js';
 import * as ref from './reference/semantic.js';
 import type { PodStatus } from '../../../src/model/pod.js';
 
@@ -136,5 +138,25 @@ describe('the optimized goJsonPodStatus equals the plain version', () => {
 
   it('undefined is the empty status', () => {
     expect(goJsonPodStatus(undefined)).toEqual({});
+  });
+});
+
+describe('preparePatchForPodStatus', () => {
+  it('is unchanged exactly when the patch is {metadata: {uid}}', () => {
+    fc.assert(
+      fc.property(status, status, fc.nat(3), fc.constantFrom('u1', ''), (a, b, pick, uid) => {
+        for (const next of [b, a, mix(a as Obj, b as Obj, pick) as PodStatus]) {
+          let answer: ReturnType<typeof preparePatchForPodStatus>;
+          try {
+            answer = preparePatchForPodStatus(uid, freeze(a, true), next);
+          } catch (e) {
+            if (e instanceof StrategicMergeError) continue; // (a podIP without its ip)
+            throw e;
+          }
+          expect(answer.unchanged).toBe(uid !== '' && jsonEqual(answer.patch, { metadata: { uid } }));
+        }
+      }),
+      { numRuns: 1000, seed: 23 },
+    );
   });
 });
