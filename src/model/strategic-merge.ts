@@ -380,11 +380,11 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
   }
 
   // mergePatchIntoOriginal: lists with a $setElementOrder directive, merged and ordered together.
-  let ordered: Set<string> | null = null;
+  let ordered: string[] | null = null; // (few: a linear search)
   for (const pk in patch) {
     if (pk.charCodeAt(0) !== 36 /* $ */ || !pk.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = pk.slice(SET_ELEMENT_ORDER.length);
-    (ordered ??= new Set()).add(field);
+    (ordered ??= []).push(field);
     const order = patch[pk];
     if (!Array.isArray(order)) throw new StrategicMergeError(`${pk} must be a list`);
     const fm = fields?.[field];
@@ -413,7 +413,7 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     // (every directive key starts with "$"; the others skip the prefix tests)
     const directiveKey = pk.charCodeAt(0) === 36; /* $ */
     if (directiveKey && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER))) continue;
-    if (ordered !== null && ordered.has(pk)) continue;
+    if (ordered !== null && ordered.includes(pk)) continue;
     const pv = patch[pk];
     if (directiveKey && pk.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
       // deleteFromSlice
@@ -449,11 +449,17 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
  *  $deleteFromPrimitiveList/ directive, or a list that a $setElementOrder directive orders). */
 function deletedFields(patch: Obj): string[] | null {
   let out: string[] | null = null;
+  let ordersLists = false; // the patch holds a $setElementOrder directive
   for (const pk in patch) {
+    const directiveKey = pk.charCodeAt(0) === 36; /* $ */
+    if (directiveKey && pk.startsWith(SET_ELEMENT_ORDER)) ordersLists = true;
     if (!isAbsent(patch[pk])) continue;
-    if (pk.charCodeAt(0) === 36 /* $ */ && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER) || pk.startsWith(DELETE_FROM_PRIMITIVE_LIST))) continue;
-    if (SET_ELEMENT_ORDER + pk in patch) continue;
+    if (directiveKey && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER) || pk.startsWith(DELETE_FROM_PRIMITIVE_LIST))) continue;
     (out ??= []).push(pk);
+  }
+  if (out !== null && ordersLists) {
+    out = out.filter((k) => !(SET_ELEMENT_ORDER + k in patch));
+    if (out.length === 0) return null;
   }
   return out;
 }
