@@ -152,11 +152,25 @@ function sortKeys(o: Obj): Obj {
     prev = k;
   }
   if (sorted) return o;
-  const keys = Object.keys(o);
-  keys.sort();
+  const keys = sortStrings(Object.keys(o));
   const r: Obj = {};
   for (const k of keys) r[k] = o[k];
   return r;
+}
+
+/** `a` sorted in place as Array.prototype.sort() sorts strings (by UTF-16 code units); an
+ *  insertion sort, quicker than sort() on the few keys of a patch object. */
+function sortStrings(a: string[]): string[] {
+  for (let i = 1; i < a.length; i++) {
+    const s = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > s) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = s;
+  }
+  return a;
 }
 
 function mergeKeyString(v: unknown): string {
@@ -190,6 +204,7 @@ export function createTwoWayMergePatch(original: object, modified: object, meta:
 function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, retainKeys: boolean): Obj {
   const patch: Obj = {};
   const fields = meta?.fields;
+  let kept = 0; // fields of `original` that `modified` has too
   for (const key in modified) {
     const mv = modified[key];
     if (isAbsent(mv)) continue;
@@ -198,6 +213,9 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
       patch[key] = mv; // added
       continue;
     }
+    // (Not counted: what may come from Object.prototype rather than from `original`'s own fields,
+    // i.e. its methods and __proto__; counting too few only costs the full updatePatchIfMissing walk.)
+    if (typeof ov !== 'function' && key !== '__proto__') kept++;
     // The very same value, with no merge list below it (no patch metadata): nothing to diff.
     if (ov === mv && fields?.[key] === undefined) continue;
     if (key === DIRECTIVE) {
@@ -226,9 +244,14 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
       patch[key] = mv; // replacePatchFieldIfNotEqual
     }
   }
-  // updatePatchIfMissing: removed fields become null.
-  for (const key in original) {
-    if (!isAbsent(original[key]) && isAbsent(modified[key])) patch[key] = null;
+  // updatePatchIfMissing: removed fields become null (there are some when `original` has more
+  // fields than those `modified` kept).
+  let present = 0;
+  for (const key in original) if (!isAbsent(original[key])) present++;
+  if (present > kept) {
+    for (const key in original) {
+      if (!isAbsent(original[key]) && isAbsent(modified[key])) patch[key] = null;
+    }
   }
   if (retainKeys && (!isEmpty(patch) || hasAdditionalNewField(original, modified))) {
     const keep: string[] = [];
@@ -251,26 +274,27 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
     if (modified.length > 0) patch[key] = modified; // the old list was empty: send the new one whole
     return;
   }
-  const byKey = new Map<string, Obj>();
+  // The merge-key strings of `original` (a linear search: the lists of a pod are short); an
+  // element of `original` whose key string came earlier in the list is never looked at.
+  const origKeys: string[] = [];
   for (const o of original) {
     const kv = o[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(o)} does not contain declared merge key "${mergeKey}"`);
-    const ks = mergeKeyString(kv);
-    if (!byKey.has(ks)) byKey.set(ks, o);
+    origKeys.push(mergeKeyString(kv));
   }
   // Changed and added elements, in the order of `modified` (normalizeSliceOrder).
   const patchList: unknown[] = [];
-  const seen = new Set<string>();
+  const seen: boolean[] = new Array<boolean>(original.length).fill(false); // by index of first occurrence
   for (const m of modified) {
     const kv = m[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(m)} does not contain declared merge key "${mergeKey}"`);
-    const ks = mergeKeyString(kv);
-    seen.add(ks);
-    const o = byKey.get(ks);
-    if (o === undefined) {
+    const i = origKeys.indexOf(mergeKeyString(kv));
+    if (i < 0) {
       patchList.push(m);
       continue;
     }
+    seen[i] = true;
+    const o = original[i];
     if (o === m && fm.meta === undefined) continue; // the very same element: no difference
     const d = diffMaps(o, m, fm.meta, fm.retainKeys === true);
     if (!isEmpty(d)) {
@@ -279,10 +303,13 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
     }
   }
   // Removed elements, appended in merge-key order (upstream walks both lists sorted by key).
-  const removed: string[] = [];
-  for (const ks of byKey.keys()) if (!seen.has(ks)) removed.push(ks);
-  removed.sort();
-  for (const ks of removed) patchList.push({ [DIRECTIVE]: 'delete', [mergeKey]: byKey.get(ks)![mergeKey] });
+  let removed: string[] | null = null;
+  for (let i = 0; i < original.length; i++) {
+    if (!seen[i] && origKeys.indexOf(origKeys[i]) === i) (removed ??= []).push(origKeys[i]);
+  }
+  if (removed !== null) {
+    for (const ks of sortStrings(removed)) patchList.push({ [DIRECTIVE]: 'delete', [mergeKey]: original[origKeys.indexOf(ks)][mergeKey] });
+  }
 
   // isOrderSame
   let orderSame = original.length === modified.length;
@@ -319,33 +346,45 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     if (directive === 'delete') return {};
     throw new StrategicMergeError(`invalid patch type ${JSON.stringify(directive)}`);
   }
-  const out: Obj = original === undefined ? {} : { ...original };
   const fields = meta?.fields;
-  let deleted = false;
 
-  // applyRetainKeysDirective
+  // applyRetainKeysDirective (the keys it removes are left out of `out` below)
   const retain = patch[RETAIN_KEYS];
+  let keep: Set<unknown> | null = null;
   if (retain !== undefined) {
     if (!Array.isArray(retain)) throw new StrategicMergeError('$retainKeys must be a list');
-    const keep = new Set<unknown>(retain);
+    keep = new Set<unknown>(retain);
     for (const k in patch) {
       if (isAbsent(patch[k]) || k.charCodeAt(0) === 36 /* $ */) continue;
       if (!keep.has(k)) throw new StrategicMergeError(`field ${k} is in the patch but not in $retainKeys`);
     }
-    for (const k of Object.keys(out)) {
-      if (!keep.has(k)) {
-        delete out[k];
-        deleted = true;
-      }
+  }
+
+  // `out` starts as a copy of `original` without the fields the patch deletes (those $retainKeys
+  // leaves out, and those the patch sets to null: see the main loop below). Copying only what is
+  // kept, rather than copying all and then using `delete`, gives the same keys in the same order
+  // and keeps `out` a fast-mode object (V8 turns an object with deleted keys into a slow
+  // dictionary, and the merged object is read many times over).
+  let out: Obj;
+  const nulled = deletedFields(patch);
+  if (original === undefined) {
+    out = {};
+  } else if (keep === null && nulled === null) {
+    out = { ...original };
+  } else {
+    out = {};
+    for (const k in original) {
+      if ((keep !== null && !keep.has(k)) || (nulled !== null && nulled.includes(k))) continue;
+      out[k] = original[k];
     }
   }
 
   // mergePatchIntoOriginal: lists with a $setElementOrder directive, merged and ordered together.
-  let ordered: Set<string> | null = null;
+  let ordered: string[] | null = null; // (few: a linear search)
   for (const pk in patch) {
     if (pk.charCodeAt(0) !== 36 /* $ */ || !pk.startsWith(SET_ELEMENT_ORDER)) continue;
     const field = pk.slice(SET_ELEMENT_ORDER.length);
-    (ordered ??= new Set()).add(field);
+    (ordered ??= []).push(field);
     const order = patch[pk];
     if (!Array.isArray(order)) throw new StrategicMergeError(`${pk} must be a list`);
     const fm = fields?.[field];
@@ -366,17 +405,15 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       out[field] = merged; // ordering lists of scalars is not ported
       continue;
     }
-    const patchItems: unknown[] = [];
-    const serverOnly: unknown[] = [];
-    for (const e of merged) (firstIndexOfKey(order, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
-    out[field] = normalizeElementOrder(patchItems, serverOnly, order, origList ?? [], mergeKey);
+    const orderKeys = keysOf(order, mergeKey);
+    out[field] = normalizeElementOrder(partition(merged, keysOf(merged, mergeKey), orderKeys), orderKeys, keysOf(origList ?? [], mergeKey));
   }
 
   for (const pk in patch) {
     // (every directive key starts with "$"; the others skip the prefix tests)
     const directiveKey = pk.charCodeAt(0) === 36; /* $ */
     if (directiveKey && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER))) continue;
-    if (ordered !== null && ordered.has(pk)) continue;
+    if (ordered !== null && ordered.includes(pk)) continue;
     const pv = patch[pk];
     if (directiveKey && pk.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
       // deleteFromSlice
@@ -388,13 +425,7 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       }
       continue;
     }
-    if (isAbsent(pv)) {
-      if (pk in out) {
-        delete out[pk];
-        deleted = true;
-      }
-      continue;
-    }
+    if (isAbsent(pv)) continue; // a deleted field: left out of `out` above (see deletedFields)
     const ov = out[pk];
     if (isAbsent(ov)) {
       out[pk] = clean(pv);
@@ -410,9 +441,27 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
     else if (k === KIND_LIST) out[pk] = mergeSliceHandler(ov as unknown[], pv as unknown[], fm);
     else out[pk] = pv;
   }
-  // A copy without the holes `delete` leaves (V8 keeps such an object in slow dictionary mode, and
-  // the merged object is read many times over).
-  return deleted ? { ...out } : out;
+  return out;
+}
+
+/** The fields a patch deletes in mergeMap's main loop (or null for none): those it sets to null,
+ *  unless the main loop skips the key (a $retainKeys, $setElementOrder/ or
+ *  $deleteFromPrimitiveList/ directive, or a list that a $setElementOrder directive orders). */
+function deletedFields(patch: Obj): string[] | null {
+  let out: string[] | null = null;
+  let ordersLists = false; // the patch holds a $setElementOrder directive
+  for (const pk in patch) {
+    const directiveKey = pk.charCodeAt(0) === 36; /* $ */
+    if (directiveKey && pk.startsWith(SET_ELEMENT_ORDER)) ordersLists = true;
+    if (!isAbsent(patch[pk])) continue;
+    if (directiveKey && (pk === RETAIN_KEYS || pk.startsWith(SET_ELEMENT_ORDER) || pk.startsWith(DELETE_FROM_PRIMITIVE_LIST))) continue;
+    (out ??= []).push(pk);
+  }
+  if (out !== null && ordersLists) {
+    out = out.filter((k) => !(SET_ELEMENT_ORDER + k in patch));
+    if (out.length === 0) return null;
+  }
+  return out;
 }
 
 // mergeSliceHandler: merge-keyed lists are merged, every other list is replaced by the patch's.
@@ -450,46 +499,73 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   }
   if (replace) return plain.map((p) => clean(p));
 
-  // mergeSliceWithoutSpecialElements
+  // mergeSliceWithoutSpecialElements (keys[i] is the merge-key value of merged[i])
   const merged: unknown[] = [...orig]; // (not slice(): V8's slice is slow on frozen arrays)
+  const origKeys = keysOf(orig, mergeKey);
+  const keys = [...origKeys];
+  const plainKeys: unknown[] = [];
   for (const p of plain) {
     const kv = p[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
+    plainKeys.push(kv);
     let i = 0;
-    while (i < merged.length && (merged[i] as Obj)[mergeKey] !== kv) i++;
+    while (i < merged.length && keys[i] !== kv) i++;
     if (i < merged.length) merged[i] = mergeMap(merged[i] as Obj, p, elemMeta);
     else merged.push(clean(p));
+    keys[i] = keyOf(merged[i], mergeKey);
   }
 
   // Enforce the order: patch items in patch order, interleaved with server-only items.
-  const patchItems: unknown[] = [];
-  const serverOnly: unknown[] = [];
-  for (const e of merged) (firstIndexOfKey(plain, mergeKey, keyOf(e, mergeKey)) >= 0 ? patchItems : serverOnly).push(e);
-  return normalizeElementOrder(patchItems, serverOnly, plain, orig, mergeKey);
+  return normalizeElementOrder(partition(merged, keys, plainKeys), plainKeys, origKeys);
 }
 
 function keyOf(e: unknown, mergeKey: string): unknown {
   return isObj(e) ? e[mergeKey] : undefined;
 }
 
-/** The first index in `list` of an element with merge-key value kv (compared as Map keys are:
- *  SameValueZero), or -1. A linear scan: the lists of a pod are short. */
-function firstIndexOfKey(list: readonly unknown[], mergeKey: string, kv: unknown): number {
-  for (let i = 0; i < list.length; i++) {
-    const k = keyOf(list[i], mergeKey);
-    if (k === kv || (k !== k && kv !== kv)) return i;
+// The ordering below works on the merge-key values of the elements, read once per list: `keys`
+// holds keyOf(element, mergeKey) for each element of its list, in the same order.
+
+function keysOf(list: readonly unknown[], mergeKey: string): unknown[] {
+  const keys: unknown[] = [];
+  for (let i = 0; i < list.length; i++) keys.push(keyOf(list[i], mergeKey));
+  return keys;
+}
+
+/** The first index of merge-key value kv in `keys` (compared as Map keys are: SameValueZero), or -1.
+ *  A linear scan: the lists of a pod are short. */
+function indexOfKey(keys: readonly unknown[], kv: unknown): number {
+  // (indexOf compares with ===, which is SameValueZero for every value but NaN)
+  return kv === kv ? keys.indexOf(kv) : keys.findIndex((k) => k !== k);
+}
+
+/** A list's elements and their merge-key values. */
+interface Keyed {
+  readonly items: unknown[];
+  readonly keys: unknown[];
+}
+
+/** The elements whose key is in `patchKeys` (patch items) and the others (server-only items), each
+ *  in list order. */
+function partition(items: readonly unknown[], keys: readonly unknown[], patchKeys: readonly unknown[]): { patchItems: Keyed; serverOnly: Keyed } {
+  const patchItems: Keyed = { items: [], keys: [] };
+  const serverOnly: Keyed = { items: [], keys: [] };
+  for (let i = 0; i < items.length; i++) {
+    const to = indexOfKey(patchKeys, keys[i]) >= 0 ? patchItems : serverOnly;
+    to.items.push(items[i]);
+    to.keys.push(keys[i]);
   }
-  return -1;
+  return { patchItems, serverOnly };
 }
 
 // normalizeSliceOrder: stable sort by position in `order` (items not found keep their relative place at the end).
-function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], mergeKey: string): unknown[] {
-  if (toSort.length < 2) return toSort;
-  const n = toSort.length;
+function normalizeSliceOrder(toSort: Keyed, orderKeys: readonly unknown[]): Keyed {
+  const n = toSort.items.length;
+  if (n < 2) return toSort;
   const pos: number[] = [];
   let sorted = true;
   for (let i = 0; i < n; i++) {
-    const p = firstIndexOfKey(order, mergeKey, keyOf(toSort[i], mergeKey));
+    const p = indexOfKey(orderKeys, toSort.keys[i]);
     pos.push(p < 0 ? Number.MAX_SAFE_INTEGER : p);
     if (i > 0 && pos[i] < pos[i - 1]) sorted = false;
   }
@@ -497,34 +573,35 @@ function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], merge
   const idx: number[] = [];
   for (let i = 0; i < n; i++) idx.push(i);
   idx.sort((a, b) => pos[a] - pos[b]); // stable
-  const out: unknown[] = [];
-  for (let i = 0; i < n; i++) out.push(toSort[idx[i]]);
+  const out: Keyed = { items: [], keys: [] };
+  for (let i = 0; i < n; i++) {
+    out.items.push(toSort.items[idx[i]]);
+    out.keys.push(toSort.keys[idx[i]]);
+  }
   return out;
 }
 
 // normalizeElementOrder + mergeSortedSlice: the patch's order takes precedence over the server's;
 // a server-only item goes before a patch item only when the server list had it first.
 function normalizeElementOrder(
-  patchItems: unknown[],
-  serverOnly: unknown[],
-  patchOrder: readonly unknown[],
-  serverOrder: readonly unknown[],
-  mergeKey: string,
+  parts: { patchItems: Keyed; serverOnly: Keyed },
+  patchOrderKeys: readonly unknown[],
+  serverOrderKeys: readonly unknown[],
 ): unknown[] {
-  const right = normalizeSliceOrder(patchItems, patchOrder, mergeKey);
-  const left = normalizeSliceOrder(serverOnly, serverOrder, mergeKey);
-  if (left.length === 0) return right;
-  if (right.length === 0) return left;
+  const right = normalizeSliceOrder(parts.patchItems, patchOrderKeys);
+  const left = normalizeSliceOrder(parts.serverOnly, serverOrderKeys);
+  if (left.items.length === 0) return right.items;
+  if (right.items.length === 0) return left.items;
   const out: unknown[] = [];
   let i = 0, j = 0;
-  while (i < left.length || j < right.length) {
-    if (i >= left.length) out.push(right[j++]);
-    else if (j >= right.length) out.push(left[i++]);
+  while (i < left.items.length || j < right.items.length) {
+    if (i >= left.items.length) out.push(right.items[j++]);
+    else if (j >= right.items.length) out.push(left.items[i++]);
     else {
-      const li = firstIndexOfKey(serverOrder, mergeKey, keyOf(left[i], mergeKey));
-      const ri = firstIndexOfKey(serverOrder, mergeKey, keyOf(right[j], mergeKey));
-      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
-      else out.push(right[j++]);
+      const li = indexOfKey(serverOrderKeys, left.keys[i]);
+      const ri = indexOfKey(serverOrderKeys, right.keys[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left.items[i++]);
+      else out.push(right.items[j++]);
     }
   }
   return out;

@@ -10,19 +10,35 @@
 import { parseRfc3339, truncateToSeconds } from '../../model/time.js';
 import type { ContainerStatus, PodStatus } from '../../model/pod.js';
 
-/** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. */
-const POINTER_KEYS = new Set(['startTime', 'running', 'waiting', 'terminated', 'started', 'resources', 'user', 'stopSignal']);
+/** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. (A switch
+ *  rather than a Set: it is asked for nearly every scalar of a status, and needs no hashing.) */
+function isPointerKey(key: string): boolean {
+  switch (key) {
+    case 'startTime': case 'running': case 'waiting': case 'terminated': case 'started': case 'resources': case 'user': case 'stopSignal':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** metav1.Time fields of a pod status. */
-const TIME_KEYS = new Set(['startTime', 'lastProbeTime', 'lastTransitionTime', 'startedAt', 'finishedAt']);
+function isTimeKey(key: string): boolean {
+  switch (key) {
+    case 'startTime': case 'lastProbeTime': case 'lastTransitionTime': case 'startedAt': case 'finishedAt':
+      return true;
+    default:
+      return false;
+  }
+}
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
 /** True when a value of field `key` is what Go would hold for an unset field (nil or zero). */
 function isZero(v: unknown, key: string): boolean {
   if (v === undefined || v === null) return true;
-  if (POINTER_KEYS.has(key)) return false;
+  if (isPointerKey(key)) return false;
   switch (typeof v) {
     case 'string':
-      return v === '' || (v === GO_ZERO_TIME && TIME_KEYS.has(key));
+      return v === '' || (v === GO_ZERO_TIME && isTimeKey(key));
     case 'boolean':
       return v === false;
     case 'number':
@@ -50,7 +66,7 @@ export function semanticDeepEqual(a: unknown, b: unknown, key = ''): boolean {
   const bz = isZero(b, key);
   if (az || bz) return az && bz;
   if (typeof a !== typeof b) return false;
-  if (typeof a === 'string') return TIME_KEYS.has(key) && sameInstant(a, b as string);
+  if (typeof a === 'string') return isTimeKey(key) && sameInstant(a, b as string);
   if (typeof a !== 'object') return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -95,13 +111,17 @@ function goJsonTime(s: string): string | undefined {
  *  changes), so the answer may share parts with the input. */
 function goJsonValue(v: unknown, key: string): unknown {
   if (v === undefined || v === null) return undefined;
-  const ptr = POINTER_KEYS.has(key);
   if (typeof v === 'string') {
-    if (TIME_KEYS.has(key)) return goJsonTime(v);
-    return v === '' && !ptr ? undefined : v;
+    if (isTimeKey(key)) return goJsonTime(v);
+    return v === '' && !isPointerKey(key) ? undefined : v;
   }
-  if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !ptr ? undefined : v;
+  if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !isPointerKey(key) ? undefined : v;
   if (typeof v !== 'object') return v;
+  return goJsonObject(v, key);
+}
+
+/** goJsonValue of an object or a list. */
+function goJsonObject(v: object, key: string): unknown {
   if (Array.isArray(v)) {
     if (v.length === 0) return undefined;
     // Elements are never omitted: a zero struct is {}, a scalar stays as it is.
@@ -136,8 +156,8 @@ function goJsonValue(v: unknown, key: string): unknown {
     }
   }
   if (key === 'containerStatuses' || key === 'initContainerStatuses' || key === 'ephemeralContainerStatuses') {
-    const cs = goJsonContainerStatus(out ?? o, o);
-    return sameFields(cs, o) ? o : cs;
+    const enc = out ?? o;
+    return isOwnContainerStatusForm(enc, o) ? o : goJsonContainerStatus(enc, o);
   }
   if (key === 'conditions') {
     if (out === null) {
@@ -156,7 +176,7 @@ function goJsonValue(v: unknown, key: string): unknown {
     out.exitCode ??= 0;
     return out;
   }
-  if (!any && !ptr) return undefined;
+  if (!any && !isPointerKey(key)) return undefined;
   return out ?? o;
 }
 
@@ -169,15 +189,47 @@ function emptyStruct(v: unknown): object {
   return {};
 }
 
-/** Same own keys, in the same order, with identical values. */
-function sameFields(a: object, b: object): boolean {
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    if (ka[i] !== kb[i] || (a as Record<string, unknown>)[ka[i]] !== (b as Record<string, unknown>)[kb[i]]) return false;
+/** The fields goJsonContainerStatus puts first, in its order. */
+const CONTAINER_STATUS_FIELDS = ['name', 'state', 'lastState', 'ready', 'restartCount', 'image', 'imageID'];
+
+/**
+ * Whether goJsonContainerStatus(enc, orig) would have exactly the fields of `orig` (same keys, same
+ * order, identical values), worked out without building it. `enc` is goJsonValue's encoding of
+ * `orig`'s fields: its keys are some of `orig`'s, in the same order, none of them absent. So the
+ * built status has CONTAINER_STATUS_FIELDS first (each `enc`'s value, else its default), then the
+ * other keys of `enc` in order; that equals `orig` when `orig` starts with those seven fields
+ * holding those values and every later field of `orig` is in `enc` with the same value.
+ */
+function isOwnContainerStatusForm(enc: Record<string, unknown>, orig: Record<string, unknown>): boolean {
+  let i = 0;
+  for (const k in orig) {
+    const v = orig[k];
+    if (i < CONTAINER_STATUS_FIELDS.length) {
+      if (k !== CONTAINER_STATUS_FIELDS[i]) return false;
+      const e = enc[k];
+      if (e !== undefined && e !== null ? e !== v : !isContainerStatusDefault(k, v)) return false;
+    } else if (enc !== orig && (!Object.hasOwn(enc, k) || enc[k] !== v)) {
+      return false;
+    }
+    i++;
   }
-  return true;
+  return i >= CONTAINER_STATUS_FIELDS.length;
+}
+
+/** Whether `v` is the very value goJsonContainerStatus defaults field `k` to (for state and
+ *  lastState: `v` itself when it is an empty object, see emptyStruct). */
+function isContainerStatusDefault(k: string, v: unknown): boolean {
+  switch (k) {
+    case 'state':
+    case 'lastState':
+      return v !== null && typeof v === 'object' && emptyStruct(v) === v;
+    case 'ready':
+      return v === false;
+    case 'restartCount':
+      return v === 0;
+    default: // name, image, imageID
+      return v === '';
+  }
 }
 
 /** v1.ContainerStatus always carries name, state, lastState, ready, restartCount, image, imageID.

@@ -33,7 +33,7 @@ import { getPodConditionIndex } from './conditions.js';
 import { generateContainersReadyCondition, generatePodReadyCondition } from './generate.js';
 import { mergePodStatus } from './merge.js';
 import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
-import { goJsonPodStatus, jsonEqual } from './semantic.js';
+import { goJsonPodStatus } from './semantic.js';
 import { terminatePodStatus } from './terminate.js';
 import { checkContainerStateTransition, updateLastTransitionTimes } from './transition.js';
 import {
@@ -770,5 +770,7 @@ export function preparePatchForPodStatus(uid: UID, oldStatus: PodStatus, newStat
   const original = { status: goJsonPodStatus(oldStatus) };
   const modified = uid === '' ? { status: goJsonPodStatus(newStatus) } : { metadata: { uid }, status: goJsonPodStatus(newStatus) };
   const patch = createTwoWayMergePatch(original, modified);
-  return { patch, unchanged: uid !== '' && jsonEqual(patch, { metadata: { uid } }) };
+  // The patch always carries `metadata` (which `original` lacks), and a `status` entry exactly
+  // when the two statuses differ: so it is {metadata: {uid}} iff it has no `status`.
+  return { patch, unchanged: uid !== '' && patch.status === undefined };
 }
