@@ -121,6 +121,13 @@ function goAppend(a: readonly ContainerStatus[] | undefined, b: readonly Contain
   return [...(a ?? []), ...b];
 }
 
+/** A "same" answer of updateStatusInternal (see StatusManager.sameMemo). */
+interface SameMemo {
+  status: PodStatus;
+  pod: Pod;
+  entry: VersionedPodStatus;
+}
+
 export class StatusManager implements StatusManagerApi {
   readonly gen: Generation;
   /** Cached statuses by source pod UID (the static pod's UID for static pods). */
@@ -154,7 +161,7 @@ export class StatusManager implements StatusManagerApi {
    *  entry, the pod's spec and the status; the transition times that `now` stamps are never
    *  compared; and an answer "same" implies the cached start time was kept (a fresh one never
    *  compares equal). The node hands the same frozen status again when nothing it reads changed. */
-  private readonly sameMemo = new Map<UID, { status: PodStatus; pod: Pod; entry: VersionedPodStatus }>();
+  private readonly sameMemo = new Map<UID, SameMemo>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   private readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
   /** The cached UIDs whose version apiStatusVersions (under the same UID) has not reached: what a
@@ -472,6 +479,22 @@ export class StatusManager implements StatusManagerApi {
       return false;
     }
 
+    // An update equal to the cached status, as the kubelet judges it, is found before anything is
+    // stamped (the stamping below copies every condition the node left without a transition time,
+    // and the status, only for the copy to be dropped). The verdict is the one on the stamped and
+    // normalized status: isPodStatusByKubeletEqual never reads a condition's timestamps (it
+    // compares their type, status, reason and message, and leaves the conditions out of the deep
+    // comparison); normalizeStatus changes only the times of a condition and treats every other
+    // field alone; and the start time stamped, when the cached one is set, is the cached one,
+    // already normal (a cached status is a normalized one), which `pre` is given.
+    if (cached && !forceUpdate && !isZeroTime(cached.status.startTime)) {
+      const frozen = Object.isFrozen(status) && Object.isFrozen(pod);
+      const cachedStart = cached.status.startTime;
+      let pre = normalizeStatus(pod, status, this.gen);
+      if (pre.startTime !== cachedStart) pre = { ...pre, startTime: cachedStart };
+      if (isPodStatusByKubeletEqual(cached.status, pre, this.gen, this.gates)) return this.same(uid, key, status, pod, cached, frozen);
+    }
+
     const now = this.clock.now();
     // updateLastTransitionTime for each type of LTT_TYPES (the conditions, copied once).
     const conditions = updateLastTransitionTimes(status, oldStatus, LTT_TYPES[this.gen], now);
@@ -490,10 +513,7 @@ export class StatusManager implements StatusManagerApi {
     deepFreeze(s);
 
     if (cached && !forceUpdate && isPodStatusByKubeletEqual(cached.status, s, this.gen, this.gates)) {
-      if (Object.isFrozen(status) && Object.isFrozen(pod)) this.sameMemo.set(uid, { status, pod, entry: cached });
-      this.log('V3', 'Ignoring same status for pod', key, { uid });
-      this.emit('status.same', key, uid, { version: cached.version });
-      return false;
+      return this.same(uid, key, status, pod, cached, Object.isFrozen(status) && Object.isFrozen(pod));
     }
 
     const version = (cached?.version ?? 0) + 1;
@@ -515,6 +535,23 @@ export class StatusManager implements StatusManagerApi {
     }
     this.podStatusChannel.trySend(undefined); // a wake-up is already pending otherwise
     return true;
+  }
+
+  /** updateStatusInternal's "Ignoring same status": the update equals the cache entry. A frozen
+   *  status and pod are remembered with the entry (see sameMemo; the memo's record is reused). */
+  private same(uid: UID, key: string, status: PodStatus, pod: Pod, cached: VersionedPodStatus, frozen: boolean): false {
+    if (frozen) {
+      const m = this.sameMemo.get(uid);
+      if (m === undefined) this.sameMemo.set(uid, { status, pod, entry: cached });
+      else {
+        m.status = status;
+        m.pod = pod;
+        m.entry = cached;
+      }
+    }
+    this.log('V3', 'Ignoring same status for pod', key, { uid });
+    this.emit('status.same', key, uid, { version: cached.version });
+    return false;
   }
 
   // ----------------------------------------------------------------------------------------------
