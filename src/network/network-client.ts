@@ -5,6 +5,7 @@ import { Deferred, type Engine, type Proc, type Process, type Waitable } from '.
 import type { ApiResult, DeleteOptions, KubeClient } from '../model/client.js';
 import { podKey, type Pod } from '../model/pod.js';
 import type { Verb } from '../scenario/types.js';
+import { emitsNothing } from '../model/trace.js';
 import type { Network } from './network.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -62,7 +63,8 @@ export class NetworkClient implements KubeClient {
     const net = this.network;
     const engine = net.engine;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
-    net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key });
+    if (emitsNothing(net.tracer)) net.tracer.skip!('api.request');
+    else net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key });
 
     const wait = this.bucket.reserve(engine.nowMs);
     if (wait > 0) yield wait;

@@ -26,7 +26,7 @@ import {
   type UID,
 } from '../../model/pod.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
-import type { LogLevel, TraceType, Tracer } from '../../model/trace.js';
+import { emitsNothing, type LogLevel, type TraceType, type Tracer } from '../../model/trace.js';
 import type { VClock } from '../../model/time.js';
 import type { PodManagerApi, StatusManagerApi } from '../api.js';
 import { getPodConditionIndex } from './conditions.js';
@@ -190,7 +190,8 @@ export class StatusManager implements StatusManagerApi {
   // Trace and log
 
   private emit(type: TraceType, pod: string, uid: UID, fields?: Record<string, unknown>): void {
-    this.tracer.emit({ type, actor: 'kubelet', pod, uid, ...fields });
+    if (emitsNothing(this.tracer)) this.tracer.skip!(type);
+    else this.tracer.emit({ type, actor: 'kubelet', pod, uid, ...fields });
   }
 
   private log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
