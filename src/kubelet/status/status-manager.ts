@@ -198,6 +198,17 @@ export class StatusManager implements StatusManagerApi {
     this.tracer.log(level, msg, pod, fields);
   }
 
+  /** True when nothing reads the trace: a log line on the hot path is then only counted (see
+   *  skipLog), without its pod string and fields being built. */
+  private get quiet(): boolean {
+    return emitsNothing(this.tracer);
+  }
+
+  /** What tracer.log does with a line when nothing reads the trace (quiet): count a `log` event. */
+  private skipLog(): void {
+    this.tracer.skip!('log');
+  }
+
   // ----------------------------------------------------------------------------------------------
   // The sync loop
 
@@ -475,7 +486,8 @@ export class StatusManager implements StatusManagerApi {
     // again (nothing below depends on anything else when the answer is "same"; see sameMemo).
     const same = cached && !forceUpdate ? this.sameMemo.get(uid) : undefined;
     if (same !== undefined && same.status === status && same.entry === cached && same.pod === pod) {
-      this.log('V3', 'Ignoring same status for pod', key, { uid });
+      if (this.quiet) this.skipLog();
+      else this.log('V3', 'Ignoring same status for pod', key, { uid });
       this.emit('status.same', key, uid, { version: cached!.version });
       return false;
     }
@@ -559,7 +571,8 @@ export class StatusManager implements StatusManagerApi {
         m.entry = cached;
       }
     }
-    this.log('V3', 'Ignoring same status for pod', key, { uid });
+    if (this.quiet) this.skipLog();
+    else this.log('V3', 'Ignoring same status for pod', key, { uid });
     this.emit('status.same', key, uid, { version: cached.version });
     return false;
   }
@@ -622,7 +635,8 @@ export class StatusManager implements StatusManagerApi {
       }
     }
     for (const u of updated) {
-      this.log('V5', 'Sync pod status', `${u.status.podNamespace}/${u.status.podName}`, { podUID: u.uid, statusUID: u.statusUID, version: u.status.version });
+      if (this.quiet) this.skipLog();
+      else this.log('V5', 'Sync pod status', `${u.status.podNamespace}/${u.status.podName}`, { podUID: u.uid, statusUID: u.statusUID, version: u.status.version });
       yield* this.syncPod(u.uid, u.status);
     }
     return updated.length;
@@ -682,7 +696,8 @@ export class StatusManager implements StatusManagerApi {
     const apiUID = podUID(pod);
     const { patch, unchanged } = preparePatchForPodStatus(apiUID, oldStatus, merged);
     // (the patch is rendered for the log line only when someone reads the trace)
-    this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
+    if (this.quiet) this.skipLog();
+    else this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
     if (unchanged) {
       this.log('V3', 'Status for pod is up-to-date', `${ns}/${name}`, { statusVersion: st.version });
       this.emit('status.skip', key, uid, { version: st.version, reason: 'unchanged' });
@@ -692,7 +707,8 @@ export class StatusManager implements StatusManagerApi {
         this.log(this.gen === 'classic' ? 'warning' : 'info', 'Failed to update status for pod', `${ns}/${name}`, { err: `${r.code}: ${r.message}` });
         return;
       }
-      this.log('V3', 'Status for pod updated successfully', `${ns}/${name}`, { statusVersion: st.version });
+      if (this.quiet) this.skipLog();
+      else this.log('V3', 'Status for pod updated successfully', `${ns}/${name}`, { statusVersion: st.version });
       pod = r.value;
     }
     if (this.gen === 'current' && st.at === undefined) {
