@@ -12,7 +12,7 @@ import type { Rng } from '../engine/rng.js';
 import type { ApiErrorCode, ApiResult, DeleteOptions } from '../model/client.js';
 import { isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../model/pod.js';
 import type { VClock } from '../model/time.js';
-import type { Actor, TraceType, Tracer } from '../model/trace.js';
+import { emitsNothing, type Actor, type TraceType, type Tracer } from '../model/trace.js';
 import { applyStrategicMergePatch, jsonEqual, POD_PATCH_META, StrategicMergeError, type PatchMeta } from '../model/strategic-merge.js';
 import { getPodQOS } from '../model/qos.js';
 
@@ -403,6 +403,10 @@ export class ApiServer {
   }
 
   private served(type: TraceType, actor: Actor, key: string, pod: Pod, extra?: Record<string, unknown>): void {
+    if (emitsNothing(this.tracer)) {
+      this.tracer.skip!(type);
+      return;
+    }
     this.tracer.emit({
       type,
       actor,

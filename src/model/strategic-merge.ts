@@ -179,7 +179,8 @@ function mergeKeyString(v: unknown): string {
 }
 
 function allObjects(list: readonly unknown[]): boolean {
-  for (const e of list) if (!isObj(e)) return false;
+  // (an indexed loop: for-of makes an iterator, and V8 does not always elide it on frozen arrays)
+  for (let i = 0; i < list.length; i++) if (!isObj(list[i])) return false;
   return true;
 }
 
@@ -197,12 +198,14 @@ function allObjects(list: readonly unknown[]): boolean {
  * The patch may share sub-objects with `modified`; treat both as immutable.
  */
 export function createTwoWayMergePatch(original: object, modified: object, meta: PatchMeta = POD_PATCH_META): Obj {
-  return diffMaps(original as Obj, modified as Obj, meta, false);
+  return sortKeys(diffMaps(original as Obj, modified as Obj, meta, false) ?? {});
 }
 
-// diffMaps
-function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, retainKeys: boolean): Obj {
-  const patch: Obj = {};
+// diffMaps, without its final sort: the patch with its keys in the order they were found, or null
+// for an empty patch (made only once there is something to put in it). Callers sort it (sortKeys)
+// once they have added what they add (diffListsOfMaps adds the merge key).
+function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, retainKeys: boolean): Obj | null {
+  let patch: Obj | null = null;
   const fields = meta?.fields;
   let kept = 0; // fields of `original` that `modified` has too
   for (const key in modified) {
@@ -210,7 +213,7 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
     if (isAbsent(mv)) continue;
     const ov = original[key];
     if (isAbsent(ov)) {
-      patch[key] = mv; // added
+      (patch ??= {})[key] = mv; // added
       continue;
     }
     // (Not counted: what may come from Object.prototype rather than from `original`'s own fields,
@@ -220,28 +223,28 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
     if (ov === mv && fields?.[key] === undefined) continue;
     if (key === DIRECTIVE) {
       // handleDirectiveMarker: only documents that are themselves patches carry one.
-      if (ov !== mv) patch[key] = mv;
+      if (ov !== mv) (patch ??= {})[key] = mv;
       continue;
     }
     const k = kindOf(ov);
     if (k !== kindOf(mv)) {
-      patch[key] = mv; // the type changed
+      (patch ??= {})[key] = mv; // the type changed
       continue;
     }
     if (k === KIND_MAP) {
       // handleMapDiff
       const sub = diffMaps(ov as Obj, mv as Obj, fields?.[key]?.meta, false);
-      if (!isEmpty(sub)) patch[key] = sub;
+      if (sub !== null) (patch ??= {})[key] = sortKeys(sub);
     } else if (k === KIND_LIST) {
       // handleSliceDiff
       const fm = fields?.[key];
       if (fm?.mergeKey !== undefined && allObjects(ov as unknown[]) && allObjects(mv as unknown[])) {
-        diffMergeList(key, ov as Obj[], mv as Obj[], fm, patch);
+        patch = diffMergeList(key, ov as Obj[], mv as Obj[], fm, patch);
       } else if (!jsonEqual(ov, mv)) {
-        patch[key] = mv;
+        (patch ??= {})[key] = mv;
       }
     } else if (ov !== mv) {
-      patch[key] = mv; // replacePatchFieldIfNotEqual
+      (patch ??= {})[key] = mv; // replacePatchFieldIfNotEqual
     }
   }
   // updatePatchIfMissing: removed fields become null (there are some when `original` has more
@@ -250,15 +253,15 @@ function diffMaps(original: Obj, modified: Obj, meta: PatchMeta | undefined, ret
   for (const key in original) if (!isAbsent(original[key])) present++;
   if (present > kept) {
     for (const key in original) {
-      if (!isAbsent(original[key]) && isAbsent(modified[key])) patch[key] = null;
+      if (!isAbsent(original[key]) && isAbsent(modified[key])) (patch ??= {})[key] = null;
     }
   }
-  if (retainKeys && (!isEmpty(patch) || hasAdditionalNewField(original, modified))) {
+  if (retainKeys && (patch !== null || hasAdditionalNewField(original, modified))) {
     const keep: string[] = [];
     for (const key in modified) if (!isAbsent(modified[key])) keep.push(key);
-    patch[RETAIN_KEYS] = keep.sort();
+    (patch ??= {})[RETAIN_KEYS] = keep.sort();
   }
-  return sortKeys(patch);
+  return patch;
 }
 
 // hasAdditionalNewField: original holds a (non-null) field that modified lacks.
@@ -267,39 +270,42 @@ function hasAdditionalNewField(original: Obj, modified: Obj): boolean {
   return false;
 }
 
-// diffLists + diffListsOfMaps for a list of objects with a merge key.
-function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldMeta, patch: Obj): void {
+// diffLists + diffListsOfMaps for a list of objects with a merge key: its entries added to `patch`
+// (made if null and needed), which is returned.
+function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldMeta, patch: Obj | null): Obj | null {
   const mergeKey = fm.mergeKey!;
   if (original.length === 0) {
-    if (modified.length > 0) patch[key] = modified; // the old list was empty: send the new one whole
-    return;
+    if (modified.length > 0) (patch ??= {})[key] = modified; // the old list was empty: send the new one whole
+    return patch;
   }
   // The merge-key strings of `original` (a linear search: the lists of a pod are short); an
   // element of `original` whose key string came earlier in the list is never looked at.
   const origKeys: string[] = [];
-  for (const o of original) {
+  for (let i = 0; i < original.length; i++) {
+    const o = original[i];
     const kv = o[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(o)} does not contain declared merge key "${mergeKey}"`);
     origKeys.push(mergeKeyString(kv));
   }
   // Changed and added elements, in the order of `modified` (normalizeSliceOrder).
-  const patchList: unknown[] = [];
+  let patchList: unknown[] | null = null;
   const seen: boolean[] = new Array<boolean>(original.length).fill(false); // by index of first occurrence
-  for (const m of modified) {
+  for (let j = 0; j < modified.length; j++) {
+    const m = modified[j];
     const kv = m[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(m)} does not contain declared merge key "${mergeKey}"`);
     const i = origKeys.indexOf(mergeKeyString(kv));
     if (i < 0) {
-      patchList.push(m);
+      (patchList ??= []).push(m);
       continue;
     }
     seen[i] = true;
     const o = original[i];
     if (o === m && fm.meta === undefined) continue; // the very same element: no difference
     const d = diffMaps(o, m, fm.meta, fm.retainKeys === true);
-    if (!isEmpty(d)) {
+    if (d !== null) {
       d[mergeKey] = kv;
-      patchList.push(sortKeys(d));
+      (patchList ??= []).push(sortKeys(d)); // (one sort, with the merge key in)
     }
   }
   // Removed elements, appended in merge-key order (upstream walks both lists sorted by key).
@@ -308,17 +314,23 @@ function diffMergeList(key: string, original: Obj[], modified: Obj[], fm: FieldM
     if (!seen[i] && origKeys.indexOf(origKeys[i]) === i) (removed ??= []).push(origKeys[i]);
   }
   if (removed !== null) {
-    for (const ks of sortStrings(removed)) patchList.push({ [DIRECTIVE]: 'delete', [mergeKey]: original[origKeys.indexOf(ks)][mergeKey] });
+    sortStrings(removed);
+    for (let r = 0; r < removed.length; r++) {
+      (patchList ??= []).push({ [DIRECTIVE]: 'delete', [mergeKey]: original[origKeys.indexOf(removed[r])][mergeKey] });
+    }
   }
 
   // isOrderSame
   let orderSame = original.length === modified.length;
   for (let i = 0; orderSame && i < modified.length; i++) orderSame = original[i][mergeKey] === modified[i][mergeKey];
 
-  if (patchList.length > 0) patch[key] = patchList;
-  if ((patchList.length > 0 || !orderSame) && modified.length > 0) {
-    patch[setElementOrderKey(key)] = modified.map((m) => ({ [mergeKey]: m[mergeKey] }));
+  if (patchList !== null) (patch ??= {})[key] = patchList;
+  if ((patchList !== null || !orderSame) && modified.length > 0) {
+    const order: Obj[] = [];
+    for (let i = 0; i < modified.length; i++) order.push({ [mergeKey]: modified[i][mergeKey] });
+    (patch ??= {})[setElementOrderKey(key)] = order;
   }
+  return patch;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -405,8 +417,12 @@ function mergeMap(original: Obj | undefined, patch: Obj, meta: PatchMeta | undef
       out[field] = merged; // ordering lists of scalars is not ported
       continue;
     }
+    // (a list taken from the patch is copied, as normalizeElementOrder would: the result is not
+    // the patch's own list)
     const orderKeys = keysOf(order, mergeKey);
-    out[field] = normalizeElementOrder(partition(merged, keysOf(merged, mergeKey), orderKeys), orderKeys, keysOf(origList ?? [], mergeKey));
+    const mergedKeys = keysOf(merged, mergeKey);
+    const serverKeys = origList === undefined ? EMPTY_KEYS : keysOf(origList, mergeKey);
+    out[field] = merged === patchList ? normalizeElementOrder(partition(merged, mergedKeys, orderKeys), orderKeys, serverKeys) : orderElements(merged, mergedKeys, orderKeys, serverKeys);
   }
 
   for (const pk in patch) {
@@ -475,19 +491,27 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   if (original.length === 0 && patch.length === 0) return original;
   if (!allObjects(original) || !allObjects(patch)) throw new StrategicMergeError(`cannot merge a list of non-objects by key "${mergeKey}"`);
 
-  // mergeSliceWithSpecialElements
+  // mergeSliceWithSpecialElements. `plain` (the patch's elements without a directive) is the
+  // patch itself until an element with a directive turns up.
   let orig = original as Obj[];
-  const plain: Obj[] = [];
+  let plain = patch as Obj[];
   let replace = false;
-  for (const p of patch as Obj[]) {
+  for (let i = 0; i < patch.length; i++) {
+    const p = patch[i] as Obj;
     const d = p[DIRECTIVE];
     if (d === undefined) {
-      plain.push(p);
-    } else if (d === 'delete') {
+      if (plain !== patch) plain.push(p);
+      continue;
+    }
+    if (plain === patch) {
+      plain = [];
+      for (let j = 0; j < i; j++) plain.push(patch[j] as Obj);
+    }
+    if (d === 'delete') {
       const kv = p[mergeKey];
       if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
       const kept: Obj[] = [];
-      for (const o of orig) if (o[mergeKey] !== kv) kept.push(o);
+      for (let j = 0; j < orig.length; j++) if (orig[j][mergeKey] !== kv) kept.push(orig[j]);
       orig = kept;
     } else if (d === 'replace') {
       replace = true;
@@ -504,7 +528,8 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   const origKeys = keysOf(orig, mergeKey);
   const keys = [...origKeys];
   const plainKeys: unknown[] = [];
-  for (const p of plain) {
+  for (let j = 0; j < plain.length; j++) {
+    const p = plain[j];
     const kv = p[mergeKey];
     if (isAbsent(kv)) throw new StrategicMergeError(`map ${JSON.stringify(p)} does not contain declared merge key "${mergeKey}"`);
     plainKeys.push(kv);
@@ -516,7 +541,7 @@ function mergeSlice(original: unknown[], patch: unknown[], mergeKey: string, ele
   }
 
   // Enforce the order: patch items in patch order, interleaved with server-only items.
-  return normalizeElementOrder(partition(merged, keys, plainKeys), plainKeys, origKeys);
+  return orderElements(merged, keys, plainKeys, origKeys);
 }
 
 function keyOf(e: unknown, mergeKey: string): unknown {
@@ -526,9 +551,11 @@ function keyOf(e: unknown, mergeKey: string): unknown {
 // The ordering below works on the merge-key values of the elements, read once per list: `keys`
 // holds keyOf(element, mergeKey) for each element of its list, in the same order.
 
+const EMPTY_KEYS: readonly unknown[] = Object.freeze([]);
+
 function keysOf(list: readonly unknown[], mergeKey: string): unknown[] {
-  const keys: unknown[] = [];
-  for (let i = 0; i < list.length; i++) keys.push(keyOf(list[i], mergeKey));
+  const keys: unknown[] = new Array(list.length); // (sized at once: no growing)
+  for (let i = 0; i < list.length; i++) keys[i] = keyOf(list[i], mergeKey);
   return keys;
 }
 
@@ -556,6 +583,38 @@ function partition(items: readonly unknown[], keys: readonly unknown[], patchKey
     to.keys.push(keys[i]);
   }
   return { patchItems, serverOnly };
+}
+
+/** normalizeElementOrder(partition(items, keys, patchKeys), patchKeys, serverKeys), which is
+ *  `items` itself (not a copy) when they are already in that order (see keepsOrder). */
+function orderElements(items: unknown[], keys: readonly unknown[], patchKeys: readonly unknown[], serverKeys: readonly unknown[]): unknown[] {
+  if (keepsOrder(keys, patchKeys, serverKeys)) return items;
+  return normalizeElementOrder(partition(items, keys, patchKeys), patchKeys, serverKeys);
+}
+
+/**
+ * Whether normalizeElementOrder would leave a list with merge-key values `keys` as it is: when
+ * every key is found in `serverKeys`, at strictly increasing positions, and the keys found in
+ * `patchKeys` are at increasing positions there. Why that is enough: the keys are then distinct;
+ * partition splits the list into two subsequences, each in list order; normalizeSliceOrder keeps
+ * both as they are (each is sorted already: the patch items by their patchKeys position, the
+ * server-only items by their serverKeys position); and the merge, which takes the head with the
+ * smaller serverKeys position (both are found, and never equal), takes them back in list order.
+ */
+function keepsOrder(keys: readonly unknown[], patchKeys: readonly unknown[], serverKeys: readonly unknown[]): boolean {
+  let lastServer = -1;
+  let lastPatch = -1;
+  for (let i = 0; i < keys.length; i++) {
+    const s = indexOfKey(serverKeys, keys[i]);
+    if (s <= lastServer) return false; // (not found, or not after the previous one)
+    lastServer = s;
+    const p = indexOfKey(patchKeys, keys[i]);
+    if (p >= 0) {
+      if (p < lastPatch) return false;
+      lastPatch = p;
+    }
+  }
+  return true;
 }
 
 // normalizeSliceOrder: stable sort by position in `order` (items not found keep their relative place at the end).
@@ -608,27 +667,37 @@ function normalizeElementOrder(
 }
 
 // validatePatchWithSetOrderList: the patch list's items must appear in $setElementOrder, in its order.
+// (Upstream first copies the list without its `$patch: delete` items; here they are stepped over.)
 function validatePatchWithSetOrderList(patchList: unknown[] | undefined, order: unknown[], mergeKey: string | undefined): void {
   if (patchList === undefined || patchList.length === 0 || order.length === 0) return;
-  let nonDelete = patchList;
-  if (mergeKey !== undefined) {
-    nonDelete = [];
-    for (const p of patchList) if (!(isObj(p) && p[DIRECTIVE] === 'delete')) nonDelete.push(p);
-  }
-  let pi = 0, si = 0;
-  while (pi < nonDelete.length && si < order.length) {
-    const p = nonDelete[pi];
+  const n = patchList.length;
+  let pi = nextNonDelete(patchList, 0, mergeKey);
+  let si = 0;
+  while (pi < n && si < order.length) {
+    const p = patchList[pi];
     if (isObj(p) && p[DIRECTIVE] !== undefined) {
-      pi++;
+      pi = nextNonDelete(patchList, pi + 1, mergeKey);
       continue;
     }
     const equal = mergeKey === undefined ? p === order[si] : keyOf(p, mergeKey) === keyOf(order[si], mergeKey);
-    if (equal) pi++;
+    if (equal) pi = nextNonDelete(patchList, pi + 1, mergeKey);
     si++;
   }
-  if (pi < nonDelete.length) {
+  if (pi < n) {
     throw new StrategicMergeError(`the order in the patch list ${JSON.stringify(patchList)} doesn't match ${SET_ELEMENT_ORDER} list ${JSON.stringify(order)}`);
   }
+}
+
+/** The first index from i of an item that is not a `$patch: delete` element (lists with a merge
+ *  key only), or list.length. */
+function nextNonDelete(list: readonly unknown[], i: number, mergeKey: string | undefined): number {
+  if (mergeKey === undefined) return i;
+  while (i < list.length) {
+    const p = list[i];
+    if (!(isObj(p) && p[DIRECTIVE] === 'delete')) break;
+    i++;
+  }
+  return i;
 }
 
 /**

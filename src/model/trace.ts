@@ -39,6 +39,16 @@ export interface Tracer {
    *  rendering a costly field. Absent means true. */
   readonly active?: boolean;
   emit(e: TraceEvent): void;
+  /** When `active` is false: what emit of an event of this type does then (count it: take its
+   *  sequence number, keep the type counters), without the caller building the event. Optional;
+   *  see emitsNothing. */
+  skip?(type: TraceType): void;
   /** A kubelet log line (the `log` assertion reads these). */
   log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void;
+}
+
+/** Whether an event for `tracer` may be skipped (tracer.skip) rather than built and emitted:
+ *  nothing reads its records. */
+export function emitsNothing(tracer: Tracer): boolean {
+  return tracer.active === false && tracer.skip !== undefined;
 }

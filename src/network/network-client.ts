@@ -1,10 +1,11 @@
 // The kubelet's client of the apiserver (its KubeClient): every request is a generator, so the
 // status manager writes `const r = yield* client.getPod(ns, name)` and resumes at the virtual
 // instant the answer (or the timeout) arrives. See network.ts for how a request travels.
-import { Deferred, type Proc } from '../engine/engine.js';
+import { Deferred, type Engine, type Proc, type Process, type Waitable } from '../engine/engine.js';
 import type { ApiResult, DeleteOptions, KubeClient } from '../model/client.js';
 import { podKey, type Pod } from '../model/pod.js';
 import type { Verb } from '../scenario/types.js';
+import { emitsNothing } from '../model/trace.js';
 import type { Network } from './network.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -28,67 +29,142 @@ export class NetworkClient implements KubeClient {
   }
 
   getPod(namespace: string, name: string): Proc<ApiResult<Pod>> {
-    const api = this.network.apiserver;
-    return this.request('get', `${namespace}/${name}`, () => api.get(namespace, name, 'kubelet'));
+    return this.request('get', `${namespace}/${name}`, namespace, name, undefined);
   }
 
   patchPodStatus(namespace: string, name: string, patch: object): Proc<ApiResult<Pod>> {
-    const api = this.network.apiserver;
-    return this.request('patch', `${namespace}/${name}`, () => api.patchStatus(namespace, name, patch, 'kubelet'));
+    return this.request('patch', `${namespace}/${name}`, namespace, name, patch);
   }
 
   deletePod(namespace: string, name: string, opts: DeleteOptions): Proc<ApiResult<Pod | null>> {
-    const api = this.network.apiserver;
-    return this.request('delete', `${namespace}/${name}`, () => api.delete(namespace, name, opts, 'kubelet'));
+    return this.request('delete', `${namespace}/${name}`, namespace, name, opts);
   }
 
   createPod(pod: Pod): Proc<ApiResult<Pod>> {
-    const api = this.network.apiserver;
-    return this.request('create', podKey(pod), () => api.create(pod, 'kubelet'));
+    return this.request('create', podKey(pod), '', '', pod);
   }
 
-  private *request<T>(verb: Verb, key: string, serve: () => ApiResult<T>): Proc<ApiResult<T>> {
+  /** @internal What the apiserver does with a request of this client's that reaches it. */
+  serve(verb: Verb, namespace: string, name: string, arg: unknown): ApiResult<unknown> {
+    const api = this.network.apiserver;
+    switch (verb) {
+      case 'get':
+        return api.get(namespace, name, 'kubelet');
+      case 'patch':
+        return api.patchStatus(namespace, name, arg as object, 'kubelet');
+      case 'delete':
+        return api.delete(namespace, name, arg as DeleteOptions, 'kubelet');
+      default:
+        return api.create(arg as Pod, 'kubelet');
+    }
+  }
+
+  private *request<T>(verb: Verb, key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
     const net = this.network;
     const engine = net.engine;
-    const group = this.group;
-    if (net.isClosed(group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
-    net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key });
+    if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
+    if (emitsNothing(net.tracer)) net.tracer.skip!('api.request');
+    else net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key });
 
     const wait = this.bucket.reserve(engine.nowMs);
     if (wait > 0) yield wait;
 
     const sentAt = engine.nowMs;
     const latency = net.drawLatency(verb);
-    const serverAt = sentAt + (latency >> 1);
-    const answerAt = sentAt + latency;
-    const deadline = sentAt + this.requestTimeoutMs;
-    const inTime = answerAt <= deadline;
-    const answer = new Deferred<ApiResult<T> | null>();
-    const giveUp = () => {
-      if (!net.isClosed(group)) answer.resolve(engine, null);
-    };
-
-    // The request's effect is scheduled apart from the caller's process: once sent, it lands
-    // even if the caller dies or stops waiting.
-    if (!inTime) engine.at(deadline, giveUp);
-    engine.at(serverAt, () => {
-      const r = net.arrive(verb, key, serve);
-      if (!inTime) return;
-      if (r === null) {
-        engine.at(deadline, giveUp);
-        return;
-      }
-      engine.at(answerAt, () => {
-        if (net.isClosed(group)) return;
-        if (net.partitioned) engine.at(deadline, giveUp);
-        else answer.resolve(engine, r);
-      });
-    });
-
-    const r = (yield answer) as ApiResult<T> | null; // answer.wait(), without its generator
+    const call = new Call(this, verb, key, namespace, name, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
+    const r = (yield call) as ApiResult<T> | null; // the answer, or null: given up
     if (r !== null) return r;
     const message = net.timeoutMessage();
     net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code: 'timeout', message });
     return { ok: false, code: 'timeout', message };
+  }
+}
+
+/**
+ * One request on the wire, from its sending to its answer (or the client giving up): the waitable
+ * the requesting process parks on, and the events that move it along. How it travels:
+ *   - sent at ts (now): when the answer would come after the deadline (ts + requestTimeout), the
+ *     client gives up at the deadline;
+ *   - at serverAt it reaches the apiserver end (Network.arrive), and takes effect even if the
+ *     caller has died or stopped waiting. No answer (lost, or an injected timeout): given up at
+ *     the deadline;
+ *   - at answerAt the answer arrives, unless the client's kubelet is dead; a partition then loses
+ *     it (given up at the deadline).
+ * (One object per request, and one callback for its server and answer events, rather than a
+ * Deferred and a closure per event.)
+ */
+class Call implements Waitable<unknown> {
+  private settled = false;
+  private value: unknown = undefined;
+  private proc: Process | null = null;
+  private token = 0;
+  /** The answer once served (null: no answer); undefined before. */
+  private served: ApiResult<unknown> | null | undefined = undefined;
+  private readonly inTime: boolean;
+  private readonly onEvent: () => void;
+
+  constructor(
+    private readonly client: NetworkClient,
+    private readonly verb: Verb,
+    private readonly key: string,
+    private readonly namespace: string,
+    private readonly name: string,
+    private readonly arg: unknown,
+    serverAt: number,
+    private readonly answerAt: number,
+    private readonly deadline: number,
+  ) {
+    const engine = client.network.engine;
+    this.inTime = answerAt <= deadline;
+    this.onEvent = () => this.step();
+    if (!this.inTime) this.giveUpAtDeadline();
+    engine.at(serverAt, this.onEvent);
+  }
+
+  park(engine: Engine, proc: Process): void {
+    if (this.settled) engine.wake(proc, this.value);
+    else {
+      this.proc = proc;
+      this.token = proc.token;
+    }
+  }
+
+  private resolve(value: ApiResult<unknown> | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.value = value;
+    const p = this.proc;
+    this.proc = null;
+    if (p !== null && p.alive && p.token === this.token) this.client.network.engine.wake(p, value);
+  }
+
+  /** The server event (the first call), then the answer event. */
+  private step(): void {
+    const client = this.client;
+    const net = client.network;
+    const engine = net.engine;
+    if (this.served === undefined) {
+      const r = net.arrive(this.verb, this.key, this);
+      this.served = r;
+      if (!this.inTime) return;
+      if (r === null) this.giveUpAtDeadline();
+      else engine.at(this.answerAt, this.onEvent);
+      return;
+    }
+    if (net.isClosed(client.group)) return;
+    if (net.partitioned) this.giveUpAtDeadline();
+    else this.resolve(this.served);
+  }
+
+  /** @internal Network.arrive's serve: the apiserver acts on the request. */
+  serve(): ApiResult<unknown> {
+    return this.client.serve(this.verb, this.namespace, this.name, this.arg);
+  }
+
+  private giveUpAtDeadline(): void {
+    const net = this.client.network;
+    net.engine.at(this.deadline, () => {
+      if (!net.isClosed(this.client.group)) this.resolve(null);
+    });
   }
 }

@@ -202,11 +202,12 @@ export class Network {
     this.feeds.delete(feed);
   }
 
-  /** @internal A kubelet request reaches the apiserver end of the link now. null: no answer. */
-  arrive<T>(verb: Verb, key: string, serve: () => ApiResult<T>): ApiResult<T> | null {
+  /** @internal A kubelet request reaches the apiserver end of the link now: served by
+   *  `request.serve()` unless lost or failed. null: no answer. */
+  arrive<T>(verb: Verb, key: string, request: { serve(): ApiResult<T> }): ApiResult<T> | null {
     if (this.partitionedNow) return null;
     const code = this.takeFailure(verb);
-    if (code === undefined) return serve();
+    if (code === undefined) return request.serve();
     if (code === 'timeout') return null;
     const message = injectedMessage(code, key);
     this.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code, message, injected: true });

@@ -7,6 +7,7 @@
 import type { Timer } from '../engine/engine.js';
 import type { WatchEvent, WatchListener } from '../apiserver/index.js';
 import { podKey, type Pod } from '../model/pod.js';
+import { emitsNothing } from '../model/trace.js';
 import type { Network } from './network.js';
 
 export interface WatchFeedOptions {
@@ -98,7 +99,8 @@ export class WatchFeed {
       const { event } = this.queue[this.head];
       this.head++;
       const o = event.object;
-      tracer.emit({ type: 'api.watch', actor: 'apiserver', pod: podKey(o), uid: o.metadata?.uid ?? '', event: event.type, resourceVersion: o.metadata?.resourceVersion ?? '' });
+      if (emitsNothing(tracer)) tracer.skip!('api.watch');
+      else tracer.emit({ type: 'api.watch', actor: 'apiserver', pod: podKey(o), uid: o.metadata?.uid ?? '', event: event.type, resourceVersion: o.metadata?.resourceVersion ?? '' });
       this.listener(event);
       if (this.stopped || this.network.partitioned) return;
     }

@@ -1,6 +1,6 @@
 // The run's trace: every event stamped with virtual time and a sequence number, in the canonical
 // field order of the JSON Lines trace (t, seq, actor, type, pod, then the event's own fields).
-import type { LogLevel, TraceEvent, TraceRecord, Tracer } from '../model/trace.js';
+import type { LogLevel, TraceEvent, TraceRecord, TraceType, Tracer } from '../model/trace.js';
 
 export type { TraceRecord };
 
@@ -31,15 +31,25 @@ export class WorldTracer implements Tracer {
     return counts;
   }
 
+  /** emit's work for an event when nothing reads the records (`active` false): count it. */
+  skip(type: TraceType): void {
+    const counts = this.typeCounts;
+    if (counts !== null) {
+      const c = counts.get(type);
+      if (c !== undefined) counts.set(type, c + 1);
+    }
+    this.seq++;
+  }
+
   emit(e: TraceEvent): void {
+    if (!this.keep && this.listeners.length === 0) {
+      this.skip(e.type);
+      return;
+    }
     const counts = this.typeCounts;
     if (counts !== null) {
       const c = counts.get(e.type);
       if (c !== undefined) counts.set(e.type, c + 1);
-    }
-    if (!this.keep && this.listeners.length === 0) {
-      this.seq++;
-      return;
     }
     const r: TraceRecord = { t: this.clock.nowMs, seq: this.seq++, actor: e.actor, type: e.type };
     if (e.pod !== undefined) r.pod = e.pod;

@@ -200,6 +200,33 @@ describe('the optimized strategic merge patch equals the plain port', () => {
     );
   });
 
+  it('applyStrategicMergePatch onto server lists in another order (the merge lists kept in order, or reordered)', () => {
+    // The kubelet's diff of `a` against `b`, applied to a server document holding some of `a`'s
+    // list elements in some order: the fast path that keeps a list already in the patch's order
+    // (keepsOrder) must agree with the plain port's partition and merge, in order or not.
+    const doc = statusDoc(false).chain((a) =>
+      fc.record({
+        a: fc.constant(a),
+        conditions: fc.shuffledSubarray((a.conditions ?? []) as unknown[]),
+        mergingList: fc.shuffledSubarray((a.mergingList ?? []) as unknown[]),
+      }),
+    );
+    fc.assert(
+      fc.property(doc, statusDoc(false), metas, fc.boolean(), ({ a, conditions, mergingList }, b, meta, frozen) => {
+        let patch: Obj;
+        try {
+          patch = fast.createTwoWayMergePatch({ status: a }, { metadata: { uid: 'u' }, status: b }, meta);
+        } catch {
+          return;
+        }
+        const server = { status: { ...a, conditions, mergingList } };
+        const original = frozen ? freeze(server, true) : server;
+        expect(outcome(() => fast.applyStrategicMergePatch(original, patch, meta))).toBe(outcome(() => ref.applyStrategicMergePatch(original, patch, meta)));
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
+  });
+
   it('jsonEqual agrees', () => {
     fc.assert(
       fc.property(statusDoc(true), statusDoc(true), (a, b) => {

@@ -18,6 +18,20 @@ function goList(names: string[]): string {
   return `[${names.join(' ')}]`;
 }
 
+/** "containers with unready status: [name]", the message of the commonest not-ready verdict (one
+ *  container, not ready), kept per container name: strings are values, so the kept one is the
+ *  message the general path would spell, without its lists and joins. */
+const oneUnreadyMessages = new Map<string, string>();
+function oneUnreadyMessage(name: string): string {
+  let m = oneUnreadyMessages.get(name);
+  if (m === undefined) {
+    m = `containers with unready status: ${goList([name])}`;
+    if (oneUnreadyMessages.size >= 4096) oneUnreadyMessages.clear();
+    oneUnreadyMessages.set(name, m);
+  }
+  return m;
+}
+
 function cond(type: string, status: string, reason?: string, message?: string): PodCondition {
   const c: PodCondition = { type, status };
   if (reason) c.reason = reason;
@@ -76,6 +90,7 @@ export function generateContainersReadyCondition(
   if (gen === 'current' && phase === 'Failed') return generateContainersReadyConditionForTerminalPhase(phase);
 
   if (unknown === null && unready === null) return cond(ContainersReady, 'True');
+  if (unknown === null && unready!.length === 1) return cond(ContainersReady, 'False', ContainersNotReady, oneUnreadyMessage(unready![0]));
   const msgs: string[] = [];
   if (unknown !== null) msgs.push(`containers with unknown status: ${goList(unknown)}`);
   if (unready !== null) msgs.push(`containers with unready status: ${goList(unready)}`);
@@ -109,10 +124,13 @@ export function generatePodReadyCondition(
 /** kubecontainer.HasAnyRegularContainerStarted (current): a spec container running or terminated. */
 export function hasAnyRegularContainerStarted(spec: PodSpec | undefined, statuses: readonly ContainerStatus[] | undefined): boolean {
   if (!statuses || statuses.length === 0) return false;
-  const names = new Set((spec?.containers ?? []).map((c) => c.name));
-  for (const s of statuses) {
-    if (!names.has(s.name)) continue;
-    if (s.state?.running || s.state?.terminated) return true;
+  const containers = spec?.containers;
+  if (!containers) return false;
+  // (a linear search of the spec's names rather than a Set of them: both lists are short)
+  for (let i = 0; i < statuses.length; i++) {
+    const s = statuses[i];
+    if (!(s.state?.running || s.state?.terminated)) continue;
+    for (let j = 0; j < containers.length; j++) if (containers[j].name === s.name) return true;
   }
   return false;
 }
@@ -130,22 +148,24 @@ export function generatePodInitializedCondition(
   if ((containerStatuses === undefined || containerStatuses === null) && inits.length > 0) {
     return cond(PodInitialized, 'False', UnknownContainerStatuses);
   }
-  const unknown: string[] = [];
-  const incomplete: string[] = [];
-  for (const c of inits) {
+  // (lists made at their first name: most pods have no init containers)
+  let unknown: string[] | null = null;
+  let incomplete: string[] | null = null;
+  for (let i = 0; i < inits.length; i++) {
+    const c = inits[i];
     const s = getContainerStatus(containerStatuses, c.name);
     if (!s) {
-      unknown.push(c.name);
+      (unknown ??= []).push(c.name);
       continue;
     }
     const initialized = gen === 'current' && isRestartableInitContainer(c, gen, gates) ? s.started === true : s.ready === true;
-    if (!initialized) incomplete.push(c.name);
+    if (!initialized) (incomplete ??= []).push(c.name);
   }
-  if (phase === 'Succeeded' && unknown.length === 0) return cond(PodInitialized, 'True', PodCompleted);
+  if (phase === 'Succeeded' && unknown === null) return cond(PodInitialized, 'True', PodCompleted);
   if (gen === 'current' && hasAnyRegularContainerStarted(spec, containerStatuses)) return cond(PodInitialized, 'True');
   const msgs: string[] = [];
-  if (unknown.length > 0) msgs.push(`containers with unknown status: ${goList(unknown)}`);
-  if (incomplete.length > 0) msgs.push(`containers with incomplete status: ${goList(incomplete)}`);
+  if (unknown !== null) msgs.push(`containers with unknown status: ${goList(unknown)}`);
+  if (incomplete !== null) msgs.push(`containers with incomplete status: ${goList(incomplete)}`);
   if (msgs.length > 0) return cond(PodInitialized, 'False', ContainersNotInitialized, msgs.join(', '));
   return cond(PodInitialized, 'True');
 }

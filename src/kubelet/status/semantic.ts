@@ -138,6 +138,10 @@ function goJsonObject(v: object, key: string): unknown {
     return list ?? v;
   }
   const o = v as Record<string, unknown>;
+  const containerStatus = key === 'containerStatuses' || key === 'initContainerStatuses' || key === 'ephemeralContainerStatuses';
+  // A container status already in its Go form (as the kubelet's and the apiserver's are) is its
+  // own answer, found without building the encoding of its fields first.
+  if (containerStatus && isOwnContainerStatusForm(o)) return o;
   let out: Record<string, unknown> | null = null; // made at the first field that is not its own encoding
   let any = false;
   for (const k in o) {
@@ -155,10 +159,7 @@ function goJsonObject(v: object, key: string): unknown {
       any = true;
     }
   }
-  if (key === 'containerStatuses' || key === 'initContainerStatuses' || key === 'ephemeralContainerStatuses') {
-    const enc = out ?? o;
-    return isOwnContainerStatusForm(enc, o) ? o : goJsonContainerStatus(enc, o);
-  }
+  if (containerStatus) return goJsonContainerStatus(out ?? o, o);
   if (key === 'conditions') {
     if (out === null) {
       if (o.type !== undefined && o.status !== undefined) return o;
@@ -194,21 +195,22 @@ const CONTAINER_STATUS_FIELDS = ['name', 'state', 'lastState', 'ready', 'restart
 
 /**
  * Whether goJsonContainerStatus(enc, orig) would have exactly the fields of `orig` (same keys, same
- * order, identical values), worked out without building it. `enc` is goJsonValue's encoding of
- * `orig`'s fields: its keys are some of `orig`'s, in the same order, none of them absent. So the
- * built status has CONTAINER_STATUS_FIELDS first (each `enc`'s value, else its default), then the
- * other keys of `enc` in order; that equals `orig` when `orig` starts with those seven fields
- * holding those values and every later field of `orig` is in `enc` with the same value.
+ * order, identical values), where `enc` is goJsonObject's encoding of `orig`'s fields (each field
+ * `k` whose goJsonValue `x` is not undefined, as `x`, in `orig`'s order); worked out field by field
+ * without building `enc`. The built status has CONTAINER_STATUS_FIELDS first (each `enc`'s value,
+ * else its default), then the other keys of `enc` in order; that equals `orig` when `orig` starts
+ * with those seven fields, each its own encoding or (omitted) the very default, and every later
+ * field of `orig` is its own (not omitted) encoding.
  */
-function isOwnContainerStatusForm(enc: Record<string, unknown>, orig: Record<string, unknown>): boolean {
+function isOwnContainerStatusForm(orig: Record<string, unknown>): boolean {
   let i = 0;
   for (const k in orig) {
     const v = orig[k];
+    const x = goJsonValue(v, k);
     if (i < CONTAINER_STATUS_FIELDS.length) {
       if (k !== CONTAINER_STATUS_FIELDS[i]) return false;
-      const e = enc[k];
-      if (e !== undefined && e !== null ? e !== v : !isContainerStatusDefault(k, v)) return false;
-    } else if (enc !== orig && (!Object.hasOwn(enc, k) || enc[k] !== v)) {
+      if (x !== undefined ? x !== v : !isContainerStatusDefault(k, v)) return false;
+    } else if (x === undefined || x !== v) {
       return false;
     }
     i++;

@@ -26,7 +26,7 @@ import {
   type UID,
 } from '../../model/pod.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
-import type { LogLevel, TraceType, Tracer } from '../../model/trace.js';
+import { emitsNothing, type LogLevel, type TraceType, type Tracer } from '../../model/trace.js';
 import type { VClock } from '../../model/time.js';
 import type { PodManagerApi, StatusManagerApi } from '../api.js';
 import { getPodConditionIndex } from './conditions.js';
@@ -121,6 +121,13 @@ function goAppend(a: readonly ContainerStatus[] | undefined, b: readonly Contain
   return [...(a ?? []), ...b];
 }
 
+/** A "same" answer of updateStatusInternal (see StatusManager.sameMemo). */
+interface SameMemo {
+  status: PodStatus;
+  pod: Pod;
+  entry: VersionedPodStatus;
+}
+
 export class StatusManager implements StatusManagerApi {
   readonly gen: Generation;
   /** Cached statuses by source pod UID (the static pod's UID for static pods). */
@@ -154,7 +161,7 @@ export class StatusManager implements StatusManagerApi {
    *  entry, the pod's spec and the status; the transition times that `now` stamps are never
    *  compared; and an answer "same" implies the cached start time was kept (a fresh one never
    *  compares equal). The node hands the same frozen status again when nothing it reads changed. */
-  private readonly sameMemo = new Map<UID, { status: PodStatus; pod: Pod; entry: VersionedPodStatus }>();
+  private readonly sameMemo = new Map<UID, SameMemo>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   private readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
   /** The cached UIDs whose version apiStatusVersions (under the same UID) has not reached: what a
@@ -183,11 +190,23 @@ export class StatusManager implements StatusManagerApi {
   // Trace and log
 
   private emit(type: TraceType, pod: string, uid: UID, fields?: Record<string, unknown>): void {
-    this.tracer.emit({ type, actor: 'kubelet', pod, uid, ...fields });
+    if (emitsNothing(this.tracer)) this.tracer.skip!(type);
+    else this.tracer.emit({ type, actor: 'kubelet', pod, uid, ...fields });
   }
 
   private log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
     this.tracer.log(level, msg, pod, fields);
+  }
+
+  /** True when nothing reads the trace: a log line on the hot path is then only counted (see
+   *  skipLog), without its pod string and fields being built. */
+  private get quiet(): boolean {
+    return emitsNothing(this.tracer);
+  }
+
+  /** What tracer.log does with a line when nothing reads the trace (quiet): count a `log` event. */
+  private skipLog(): void {
+    this.tracer.skip!('log');
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -347,26 +366,33 @@ export class StatusManager implements StatusManagerApi {
       this.log('V4', 'Container readiness unchanged', key, { ready, containerID });
       return;
     }
-    let status = withContainer(old.status, at, { ready });
-    const all = this.gen === 'current' ? goAppend(status.initContainerStatuses, status.containerStatuses) : status.containerStatuses;
-    const podReady = generatePodReadyCondition(pod.spec, status.conditions, all, status.phase, this.gen, this.gates);
-    status = this.updateCondition(status, PodReady, podReady, key);
-    const containersReady = generateContainersReadyCondition(pod.spec, all, status.phase, this.gen, this.gates);
-    status = this.updateCondition(status, ContainersReady, containersReady, key);
-    this.updateStatusInternal(pod, status, false, false);
+    // The status copied once (upstream: oldStatus.status.DeepCopy()), from the frozen cached one,
+    // and frozen in turn, as SetPodStatus's statuses are. (V8 freezes a spread copy of an unfrozen
+    // object several times slower than one of a frozen object: every copy here is of a frozen one.)
+    const oldStatus = old.status;
+    const list = [...oldStatus[at.list]!]; // (not slice(): V8's slice is slow on frozen arrays)
+    list[at.index] = { ...list[at.index], ready };
+    const inits = at.list === 'initContainerStatuses' ? list : oldStatus.initContainerStatuses;
+    const regular = at.list === 'containerStatuses' ? list : oldStatus.containerStatuses;
+    const all = this.gen === 'current' ? goAppend(inits, regular) : regular;
+    const conditions = [...(oldStatus.conditions ?? [])];
+    const podReady = generatePodReadyCondition(pod.spec, oldStatus.conditions, all, oldStatus.phase, this.gen, this.gates);
+    this.updateCondition(conditions, PodReady, podReady, key);
+    const containersReady = generateContainersReadyCondition(pod.spec, all, oldStatus.phase, this.gen, this.gates);
+    this.updateCondition(conditions, ContainersReady, containersReady, key);
+    const status: PodStatus = { ...oldStatus, [at.list]: list, conditions };
+    this.updateStatusInternal(pod, deepFreeze(status), false, false);
   }
 
-  /** SetContainerReadiness's updateConditionFunc: replace the first condition of the type, or append
-   *  it (with a log). */
-  private updateCondition(status: PodStatus, type: string, condition: PodCondition, key: string): PodStatus {
-    const conditions = [...(status.conditions ?? [])];
+  /** SetContainerReadiness's updateConditionFunc on the status's (copied) conditions: replace the
+   *  first condition of the type, or append it (with a log). */
+  private updateCondition(conditions: PodCondition[], type: string, condition: PodCondition, key: string): void {
     const i = getPodConditionIndex(conditions, type);
     if (i >= 0) conditions[i] = condition;
     else {
       this.log(this.gen === 'classic' ? 'warning' : 'info', 'PodStatus missing condition type', key, { conditionType: type });
       conditions.push(condition);
     }
-    return { ...status, conditions };
   }
 
   /** SetContainerStartup: set one container's started flag (nil → false is a change). */
@@ -460,7 +486,8 @@ export class StatusManager implements StatusManagerApi {
     // again (nothing below depends on anything else when the answer is "same"; see sameMemo).
     const same = cached && !forceUpdate ? this.sameMemo.get(uid) : undefined;
     if (same !== undefined && same.status === status && same.entry === cached && same.pod === pod) {
-      this.log('V3', 'Ignoring same status for pod', key, { uid });
+      if (this.quiet) this.skipLog();
+      else this.log('V3', 'Ignoring same status for pod', key, { uid });
       this.emit('status.same', key, uid, { version: cached!.version });
       return false;
     }
@@ -470,6 +497,24 @@ export class StatusManager implements StatusManagerApi {
       this.log('error', `Status update on pod aborted: ${err.message}`, key, { uid, container: err.container });
       this.emit('status.reject', key, uid, { container: err.container, message: err.message });
       return false;
+    }
+
+    // An update equal to the cached status, as the kubelet judges it, is found before anything is
+    // stamped (the stamping below copies every condition the node left without a transition time,
+    // and the status, only for the copy to be dropped). The verdict is the one on the stamped and
+    // normalized status: isPodStatusByKubeletEqual never reads a condition's timestamps (it
+    // compares their type, status, reason and message, and leaves the conditions out of the deep
+    // comparison); normalizeStatus changes only the times of a condition and treats every other
+    // field alone; and the start time stamped, when the cached one is set, is the cached one,
+    // already normal (a cached status is a normalized one), which `pre` is given.
+    // (Asked for frozen statuses only, as every caller's but TerminatePod's and SetContainerStartup's
+    // are: normalizeStatus freezes what it returns.)
+    const frozen = Object.isFrozen(status) && Object.isFrozen(pod);
+    if (frozen && cached && !forceUpdate && !isZeroTime(cached.status.startTime)) {
+      const cachedStart = cached.status.startTime;
+      let pre = normalizeStatus(pod, status, this.gen);
+      if (pre.startTime !== cachedStart) pre = { ...pre, startTime: cachedStart };
+      if (isPodStatusByKubeletEqual(cached.status, pre, this.gen, this.gates)) return this.same(uid, key, status, pod, cached, frozen);
     }
 
     const now = this.clock.now();
@@ -490,10 +535,7 @@ export class StatusManager implements StatusManagerApi {
     deepFreeze(s);
 
     if (cached && !forceUpdate && isPodStatusByKubeletEqual(cached.status, s, this.gen, this.gates)) {
-      if (Object.isFrozen(status) && Object.isFrozen(pod)) this.sameMemo.set(uid, { status, pod, entry: cached });
-      this.log('V3', 'Ignoring same status for pod', key, { uid });
-      this.emit('status.same', key, uid, { version: cached.version });
-      return false;
+      return this.same(uid, key, status, pod, cached, frozen);
     }
 
     const version = (cached?.version ?? 0) + 1;
@@ -515,6 +557,24 @@ export class StatusManager implements StatusManagerApi {
     }
     this.podStatusChannel.trySend(undefined); // a wake-up is already pending otherwise
     return true;
+  }
+
+  /** updateStatusInternal's "Ignoring same status": the update equals the cache entry. A frozen
+   *  status and pod are remembered with the entry (see sameMemo; the memo's record is reused). */
+  private same(uid: UID, key: string, status: PodStatus, pod: Pod, cached: VersionedPodStatus, frozen: boolean): false {
+    if (frozen) {
+      const m = this.sameMemo.get(uid);
+      if (m === undefined) this.sameMemo.set(uid, { status, pod, entry: cached });
+      else {
+        m.status = status;
+        m.pod = pod;
+        m.entry = cached;
+      }
+    }
+    if (this.quiet) this.skipLog();
+    else this.log('V3', 'Ignoring same status for pod', key, { uid });
+    this.emit('status.same', key, uid, { version: cached.version });
+    return false;
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -575,7 +635,8 @@ export class StatusManager implements StatusManagerApi {
       }
     }
     for (const u of updated) {
-      this.log('V5', 'Sync pod status', `${u.status.podNamespace}/${u.status.podName}`, { podUID: u.uid, statusUID: u.statusUID, version: u.status.version });
+      if (this.quiet) this.skipLog();
+      else this.log('V5', 'Sync pod status', `${u.status.podNamespace}/${u.status.podName}`, { podUID: u.uid, statusUID: u.statusUID, version: u.status.version });
       yield* this.syncPod(u.uid, u.status);
     }
     return updated.length;
@@ -635,7 +696,8 @@ export class StatusManager implements StatusManagerApi {
     const apiUID = podUID(pod);
     const { patch, unchanged } = preparePatchForPodStatus(apiUID, oldStatus, merged);
     // (the patch is rendered for the log line only when someone reads the trace)
-    this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
+    if (this.quiet) this.skipLog();
+    else this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
     if (unchanged) {
       this.log('V3', 'Status for pod is up-to-date', `${ns}/${name}`, { statusVersion: st.version });
       this.emit('status.skip', key, uid, { version: st.version, reason: 'unchanged' });
@@ -645,7 +707,8 @@ export class StatusManager implements StatusManagerApi {
         this.log(this.gen === 'classic' ? 'warning' : 'info', 'Failed to update status for pod', `${ns}/${name}`, { err: `${r.code}: ${r.message}` });
         return;
       }
-      this.log('V3', 'Status for pod updated successfully', `${ns}/${name}`, { statusVersion: st.version });
+      if (this.quiet) this.skipLog();
+      else this.log('V3', 'Status for pod updated successfully', `${ns}/${name}`, { statusVersion: st.version });
       pod = r.value;
     }
     if (this.gen === 'current' && st.at === undefined) {
