@@ -44,7 +44,7 @@ import { generateAPIPodStatus, notRunning, type StartFailure } from './api-statu
 import { Backoff, CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey, stableStringify } from './backoff.js';
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import { MirrorClient, isMirrorPodOf, staticPodFromManifest } from './mirror.js';
-import { computePodActions } from './pod-actions.js';
+import { computePodActions, type PodActions } from './pod-actions.js';
 import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
 import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { ProbeManager, hasProbe, type ProbeKind } from './prober.js';
@@ -182,7 +182,41 @@ function podsDifferSemantically(a: Pod, b: Pod): boolean {
   return key(a) !== key(b);
 }
 
-type StartResult = { name: string; error?: string; message?: string };
+/** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
+ *  error (reason) and message, and may carry its rendered error text. */
+type StartResult = { readonly name: string; readonly error?: string; readonly message?: string; readonly text?: string };
+
+/** SyncResult.Error() of a failed start, as the sync's error lists it. */
+function startFailureText(name: string, error: string, message: string | undefined): string {
+  return `failed to "StartContainer" for "${name}" with ${error}: "${message ?? ''}"`;
+}
+
+/** The CrashLoopBackOff start result of a frozen container spec, with what its message is made of
+ *  (the pod's name, namespace and UID; the back-off): a pod in back-off is synced every 10 s, and
+ *  each sync would otherwise render the same message and error text again. */
+const backOffResults = new WeakMap<Container, { name: string; namespace: string; uid: string; backoffMs: number; result: StartResult }>();
+
+/** The start result of a container in back-off: CrashLoopBackOff with doBackOff's message. */
+function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Pod): StartResult {
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  const uid = pod.metadata?.uid ?? '';
+  const kept = Object.isFrozen(container) ? backOffResults.get(container) : undefined;
+  if (kept !== undefined && kept.backoffMs === backoffMs && kept.name === name && kept.namespace === namespace && kept.uid === uid) return kept.result;
+  const message = crashLoopBackOffMessage(backoffMs, container.name, pod);
+  const result: StartResult = Object.freeze({ name: container.name, error: CRASH_LOOP_BACK_OFF, message, text: startFailureText(container.name, CRASH_LOOP_BACK_OFF, message) });
+  if (Object.isFrozen(container)) backOffResults.set(container, { name, namespace, uid, backoffMs, result });
+  return result;
+}
+
+/** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
+const SYNC_OK: { isTerminal: false; err?: undefined } = Object.freeze({ isTerminal: false });
+const SYNC_TERMINAL: { isTerminal: true } = Object.freeze({ isTerminal: true });
+
+/** Per-sync events as emitted when nothing reads the records (Tracer.active false: the tracer only
+ *  counts them by type, so their fields are not rendered). */
+const UNREAD_WORKER_SYNC: TraceEvent = Object.freeze({ type: 'worker.sync', actor: 'kubelet' });
+const UNREAD_RUNTIME_BACKOFF: TraceEvent = Object.freeze({ type: 'runtime.backoff', actor: 'kubelet' });
 
 export class Node implements PodSyncer {
   readonly gen: Generation;
@@ -242,6 +276,8 @@ export class Node implements PodSyncer {
     }
     return v;
   };
+  /** The prober's startup results (computePodActions reads them). */
+  private readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
   private procs: Process[] = [];
   private timers: Timer[] = [];
   private running = false;
@@ -573,17 +609,23 @@ export class Node implements PodSyncer {
    *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod. */
   *syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }> {
     const uid = pod.metadata?.uid ?? '';
-    this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
+    if (this.tracer.active === false) this.tracer.emit(UNREAD_WORKER_SYNC);
+    else this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     if (isPodPhaseTerminal(apiPodStatus.phase)) {
       this.sm.setPodStatus(pod, apiPodStatus);
-      return { isTerminal: true };
+      return SYNC_TERMINAL;
     }
     this.sm.setPodStatus(pod, apiPodStatus);
     if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    const results = yield* this.runtimeSyncPod(pod, podStatus);
+    // kubeGenericRuntimeManager.SyncPod: its actions, then the pod kill if they ask for one (the
+    // only step that waits), then the rest (runtimeSyncPod)
+    const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    if (changes.killPod) yield* this.killPod(pod, undefined);
+    const results = this.runtimeSyncPod(pod, podStatus, changes);
     this.updateReasonCache(uid, results);
-    return { isTerminal: false, err: this.syncError(results) };
+    const err = this.syncError(results);
+    return err === undefined ? SYNC_OK : { isTerminal: false, err };
   }
 
   /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
@@ -631,21 +673,32 @@ export class Node implements PodSyncer {
       return {};
     }
     if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    const results = yield* this.runtimeSyncPod(pod, podStatus);
+    // kubeGenericRuntimeManager.SyncPod, as in syncPod
+    const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    if (changes.killPod) yield* this.killPod(pod, undefined);
+    const results = this.runtimeSyncPod(pod, podStatus, changes);
     this.updateReasonCache(uid, results);
-    return { err: this.syncError(results) };
+    const err = this.syncError(results);
+    return err === undefined ? SYNC_OK : { err };
   }
 
-  private syncError(results: StartResult[]): string | undefined {
-    const failed = results.filter((r) => r.error !== undefined);
-    if (failed.length === 0) return undefined;
-    return failed.map((r) => `failed to "StartContainer" for "${r.name}" with ${r.error}: "${r.message ?? ''}"`).join('; ');
+  /** The sync's error: the failed starts' syncResult errors, joined by "; " (none: undefined). */
+  private syncError(results: readonly StartResult[]): string | undefined {
+    let err: string | undefined;
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      if (r.error === undefined) continue;
+      const text = r.text ?? startFailureText(r.name, r.error, r.message);
+      err = err === undefined ? text : `${err}; ${text}`;
+    }
+    return err;
   }
 
   /** reasonCache.Update: a failed start is remembered, a successful one forgotten. (An entry equal
    *  to the one kept is not replaced; every change bumps the pod's reasonVersions.) */
-  private updateReasonCache(uid: UID, results: StartResult[]): void {
-    for (const r of results) {
+  private updateReasonCache(uid: UID, results: readonly StartResult[]): void {
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
       let m = this.reasonCache.get(uid);
       if (r.error !== undefined) {
         if (m === undefined) this.reasonCache.set(uid, (m = new Map()));
@@ -676,49 +729,56 @@ export class Node implements PodSyncer {
 
   // ---- the runtime manager -------------------------------------------------------------------
 
-  /** kubeGenericRuntimeManager.SyncPod: kill the pod if asked, create the sandbox, start the next
-   *  init container(s), start the containers — each start subject to the restart back-off. */
-  private *runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus): Proc<StartResult[]> {
-    const changes = computePodActions(pod, podStatus, this.gen, this.gates, (id) => this.prober.get('startup', id));
+  /** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's, the
+   *  only step that waits): create the sandbox, start the next init container(s), start the
+   *  containers — each start subject to the restart back-off. */
+  private runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): StartResult[] {
     const results: StartResult[] = [];
-    if (changes.killPod) {
-      yield* this.killPod(pod, undefined);
-      if (!changes.createSandbox) return results;
-    }
+    if (changes.killPod && !changes.createSandbox) return results;
     if (changes.createSandbox) this.runtime.runPodSandbox(pod);
-    const start = (c: Container): boolean => {
-      const backoff = this.doBackOff(pod, c, podStatus);
-      if (backoff !== undefined) {
-        results.push({ name: c.name, error: CRASH_LOOP_BACK_OFF, message: backoff });
-        this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff });
-        return false;
-      }
-      this.startContainer(pod, c);
-      results.push({ name: c.name });
-      return true;
-    };
     const inits = pod.spec?.initContainers ?? [];
     if (changes.nextInitContainerToStart !== undefined) {
-      if (!start(changes.nextInitContainerToStart)) return results;
+      if (!this.startWithBackOff(pod, changes.nextInitContainerToStart, podStatus, results)) return results;
     }
-    for (const idx of changes.initContainersToStart) {
-      const c = inits[idx];
-      if (!start(c) && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
+    for (let i = 0; i < changes.initContainersToStart.length; i++) {
+      const c = inits[changes.initContainersToStart[i]];
+      if (!this.startWithBackOff(pod, c, podStatus, results) && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
     }
     const containers = pod.spec?.containers ?? [];
-    for (const idx of changes.containersToStart) start(containers[idx]);
+    for (let i = 0; i < changes.containersToStart.length; i++) this.startWithBackOff(pod, containers[changes.containersToStart[i]], podStatus, results);
     return results;
+  }
+
+  /** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
+   *  the container is started. The start's result goes to results; returns whether it started. */
+  private startWithBackOff(pod: Pod, c: Container, podStatus: RuntimePodStatus, results: StartResult[]): boolean {
+    const backoff = this.doBackOff(pod, c, podStatus);
+    if (backoff !== undefined) {
+      results.push(backoff);
+      if (this.tracer.active === false) this.tracer.emit(UNREAD_RUNTIME_BACKOFF);
+      else this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
+      return false;
+    }
+    this.startContainer(pod, c);
+    results.push({ name: c.name });
+    return true;
   }
 
   /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
    *  has passed since that instance finished; otherwise the back-off moves on. Returns the
-   *  CrashLoopBackOff message when in back-off. */
-  private doBackOff(pod: Pod, container: Container, podStatus: RuntimePodStatus): string | undefined {
-    const cStatus = podStatus.containers.find((c) => c.name === container.name && c.state === 'exited');
+   *  CrashLoopBackOff start result when in back-off. */
+  private doBackOff(pod: Pod, container: Container, podStatus: RuntimePodStatus): StartResult | undefined {
+    let cStatus: RuntimePodStatus['containers'][number] | undefined;
+    for (const c of podStatus.containers) {
+      if (c.name === container.name && c.state === 'exited') {
+        cStatus = c;
+        break;
+      }
+    }
     if (cStatus === undefined) return undefined;
     const ts = cStatus.finishedAtMs ?? this.engine.nowMs;
     const key = getStableKey(pod, container);
-    if (this.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffMessage(this.backoff.get(key), container.name, pod);
+    if (this.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffResult(this.backoff.get(key), container, pod);
     this.backoff.next(key, ts);
     return undefined;
   }

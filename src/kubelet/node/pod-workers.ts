@@ -217,19 +217,19 @@ export class PodWorkersCurrent {
   }
 
   /** startPodSync: consume the pending update; null when there is none. */
-  private startPodSync(uid: UID): { workType: WorkType; options: UpdatePodOptions } | null {
+  private startPodSync(uid: UID): UpdatePodOptions | null {
     const status = this.statuses.get(uid);
     if (status === undefined) return null;
-    if (status.pendingUpdate === null) {
+    const options = status.pendingUpdate;
+    if (options === null) {
       status.working = false;
       return null;
     }
-    const update = { workType: status.workType(), options: status.pendingUpdate };
     status.pendingUpdate = null;
     this.podUpdates.get(uid)?.tryRecv();
     if (!status.isStarted()) status.startedAt = this.o.engine.nowMs;
-    status.mergeLastUpdate(update.options);
-    return update;
+    status.mergeLastUpdate(options);
+    return options;
   }
 
   /** podWorkerLoop */
@@ -239,28 +239,31 @@ export class PodWorkersCurrent {
     for (;;) {
       const r = yield* ch.recv();
       if (!r.ok) return;
-      const update = this.startPodSync(uid);
-      if (update === null) {
+      const options = this.startPodSync(uid);
+      if (options === null) {
         if (!this.statuses.has(uid)) return;
         continue;
       }
       const status = this.statuses.get(uid)!;
-      const pod = update.options.pod;
+      // the update's work type, as startPodSync found the status (syncing the pod changes it)
+      const workType = status.workType();
+      const pod = options.pod;
       status.syncing = true;
-      // wait until we see the next refresh from the PLEG via the cache
-      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
+      // wait until we see the next refresh from the PLEG via the cache (GetNewerThan, whose wait is
+      // skipped when a newer relist has already completed, as it usually has)
+      const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen);
       let err: string | undefined;
       let isTerminal = false;
       // (A sync taken before UpdatePod cancelled its context still runs in full: SyncPod checks no
       // ctx.Err() and runs the runtime's SyncPod on context.WithoutCancel; the termination queued
       // meanwhile is the next update.)
-      if (update.workType === 'terminated') {
+      if (workType === 'terminated') {
         err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
-      } else if (update.workType === 'terminating') {
+      } else if (workType === 'terminating') {
         status.startedTerminating = true; // acknowledgeTerminating
-        err = (yield* syncer.syncTerminatingPod(pod, rt, update.options.killPodOptions?.gracePeriodSecondsOverride)).err;
+        err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride)).err;
       } else {
-        const res = yield* syncer.syncPod(update.options.updateType, pod, update.options.mirrorPod, rt);
+        const res = yield* syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
         isTerminal = res.isTerminal;
         err = res.err;
       }
@@ -270,10 +273,10 @@ export class PodWorkersCurrent {
       let phaseTransition = false;
       if (err !== undefined) {
         tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(pod), { uid });
-      } else if (update.workType === 'terminated') {
+      } else if (workType === 'terminated') {
         this.completeTerminated(uid);
         return;
-      } else if (update.workType === 'terminating') {
+      } else if (workType === 'terminating') {
         this.completeTerminating(uid);
         phaseTransition = true;
       } else if (isTerminal) {
@@ -423,7 +426,7 @@ export class PodWorkersClassic {
       const r = yield* ch.recv();
       if (!r.ok) return;
       const update = r.value;
-      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
+      const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen); // as podWorkerLoop's
       const { err } = yield* syncer.syncPodClassic(update, rt);
       lastSyncGen = cache.generation;
       if (err !== undefined) tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(update.pod), { uid });
