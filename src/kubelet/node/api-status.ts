@@ -72,7 +72,7 @@ function copyContainerStatus(s: ContainerStatus): ContainerStatus {
 function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerStatus {
   const status: ContainerStatus = {
     name: cs.name,
-    state: {},
+    state: convertContainerState(cs, old, at),
     lastState: {},
     ready: false,
     restartCount: cs.restartCount,
@@ -80,13 +80,22 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
     imageID: '',
     containerID: cs.id,
   };
+  if (isVanishedRunning(cs, old)) status.restartCount = (old!.restartCount ?? 0) + 1;
+  return status;
+}
+
+/** An instance in no state the kubelet knows whose previous status was running. */
+function isVanishedRunning(cs: RuntimeContainerStatus, old: ContainerStatus | undefined): boolean {
+  return cs.state !== 'running' && cs.state !== 'created' && cs.state !== 'exited' && !!old?.state?.running;
+}
+
+/** The state of convertContainerStatus's status (all a last state takes of it). */
+function convertContainerState(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerState {
   switch (cs.state) {
     case 'running':
-      status.state = { running: { startedAt: at(cs.startedAtMs) } };
-      break;
+      return { running: { startedAt: at(cs.startedAtMs) } };
     case 'created':
-      status.state = { waiting: {} };
-      break;
+      return { waiting: {} };
     case 'exited': {
       const t: NonNullable<ContainerState['terminated']> = { exitCode: cs.exitCode ?? 0 };
       if (cs.reason) t.reason = cs.reason;
@@ -94,16 +103,12 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
       t.startedAt = at(cs.startedAtMs);
       if (cs.finishedAtMs !== undefined) t.finishedAt = at(cs.finishedAtMs);
       t.containerID = cs.id;
-      status.state = { terminated: t };
-      break;
+      return { terminated: t };
     }
     default:
-      if (old?.state?.running) {
-        status.state = { terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was terminated' } };
-        status.restartCount = (old.restartCount ?? 0) + 1;
-      } else status.state = { waiting: {} };
+      if (isVanishedRunning(cs, old)) return { terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was terminated' } };
+      return { waiting: {} };
   }
-  return status;
 }
 
 /** The index of the first container named `name` (-1: none). */
@@ -149,6 +154,8 @@ export function convertToAPIContainerStatuses(
   const statuses: ContainerStatus[] = new Array<ContainerStatus>(n);
   for (let i = 0; i < n; i++) {
     const c = containers[i];
+    // a container with a runtime instance has its newest instance as its status (below)
+    if (findContainerStatusByName(podStatus, c.name) !== undefined) continue;
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
@@ -185,10 +192,10 @@ export function convertToAPIContainerStatuses(
     let seen = 0;
     for (const cs of podStatus.containers) {
       if (cs.name !== name) continue;
-      const converted = convertContainerStatus(cs, lastStatusByName(previousStatus, name), ctx.at);
-      if (seen === 0) statuses[j] = converted;
+      const old = lastStatusByName(previousStatus, name);
+      if (seen === 0) statuses[j] = convertContainerStatus(cs, old, ctx.at);
       else {
-        statuses[j].lastState = converted.state;
+        statuses[j].lastState = convertContainerState(cs, old, ctx.at);
         break;
       }
       seen++;

@@ -120,7 +120,7 @@ export class BasicWorkQueue {
       out.push(uid);
       this.queue.delete(uid);
     }
-    return out.sort();
+    return sortStrings(out);
   }
   dueAt(uid: UID): number | undefined {
     return this.queue.get(uid);
@@ -155,6 +155,19 @@ export class BasicWorkQueue {
     h[i] = last;
     return top;
   }
+}
+
+/** a.sort() of strings (code unit order), in place: a few due pods per tick are sorted by insertion,
+ *  which allocates nothing (Array.prototype.sort sets up its merge state on every call). */
+function sortStrings(a: string[]): string[] {
+  if (a.length > 16) return a.sort();
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i];
+    let j = i - 1;
+    for (; j >= 0 && a[j] > v; j--) a[j + 1] = a[j];
+    a[j + 1] = v;
+  }
+  return a;
 }
 
 /** podsDifferSemantically: spec, labels, annotations, deletion timestamp and grace. */
@@ -261,8 +274,8 @@ export class Node implements PodSyncer {
   }>();
   /** The config source's last view of each pod (to tell updates from status-only reconciles). */
   private readonly lastConfig = new Map<UID, Pod>();
-  /** podManagerUIDs' last answer (housekeeping). */
-  private lastPodManagerUIDs: ReadonlySet<UID> | null = null;
+  /** podManagerUIDs' last answer (housekeeping), with the pod manager's uidVersion it was built at. */
+  private lastPodManagerUIDs: { version: number; uids: ReadonlySet<UID> } | null = null;
   /** Runtime pods being killed because nothing in config wants them. */
   private readonly orphanKills = new Set<UID>();
   /** clock.at, memoized: container timestamps are rendered on every sync. */
@@ -278,6 +291,8 @@ export class Node implements PodSyncer {
   };
   /** The prober's startup results (computePodActions reads them). */
   private readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
+  /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
+  private readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
   private procs: Process[] = [];
   private timers: Timer[] = [];
   private running = false;
@@ -395,7 +410,8 @@ export class Node implements PodSyncer {
         const p = this.pm.getPodByUID(uid);
         if (p !== undefined) pods.push(p);
       }
-      this.handlePodSyncs(this.rng.shuffle(pods));
+      // (the shuffle of one pod draws nothing)
+      this.handlePodSyncs(pods.length < 2 ? pods : this.rng.shuffle(pods));
     }
   }
 
@@ -883,11 +899,10 @@ export class Node implements PodSyncer {
   /** HandlePodCleanups: prune pod workers, stop runtime pods nothing wants, RemoveOrphanedStatuses
    *  (regular and mirror pods of the pod manager), delete orphaned mirror pods, back-off GC. */
   *handlePodCleanups(): Proc<void> {
-    const allPods = this.pm.getPods();
     const mirrorPods = this.pm.getMirrorPods();
     if (this.workersCurrent) {
       // allPods: the pod manager's pods, asked by UID
-      const working = this.workersCurrent.syncKnownPods((uid) => this.pm.getPodByUID(uid) !== undefined);
+      const working = this.workersCurrent.syncKnownPods(this.inPodManager);
       for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
         // (runningPod.ToAPIPod(): every container a plain one, so no sidecar termination ordering)
@@ -896,14 +911,14 @@ export class Node implements PodSyncer {
       }
     } else {
       const desired = new Set<UID>();
-      for (const p of allPods) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
+      for (const p of this.pm.getPods()) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
       this.workersClassic!.forgetNonExistingPodWorkers(desired);
       for (const uid of this.runningPodsOutside(desired)) {
         const pod = this.runtime.podOf(uid);
         if (pod !== undefined) this.spawnKill(produce(pod, (d) => void (d.metadata && delete d.metadata.deletionGracePeriodSeconds)), undefined, 'pod-killer');
       }
     }
-    this.sm.removeOrphanedStatuses(this.podManagerUIDs(allPods, mirrorPods));
+    this.sm.removeOrphanedStatuses(this.podManagerUIDs(mirrorPods));
     for (const m of mirrorPods) {
       if (this.pm.getPodByMirrorPod(m) !== undefined) continue;
       if (this.workersCurrent?.isPodForMirrorPodTerminatingByFullName(podFullName(m))) continue;
@@ -912,16 +927,15 @@ export class Node implements PodSyncer {
     this.backoff.gc();
   }
 
-  /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused when
-   *  there are no mirror pods and it holds exactly the pods' UIDs: the pod manager's pods have
-   *  distinct UIDs, so as many UIDs all found in it are all of it. */
-  private podManagerUIDs(pods: readonly Pod[], mirrorPods: readonly Pod[]): ReadonlySet<UID> {
+  /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused while
+   *  the pod manager's uidVersion stands still (no UID added or removed since). */
+  private podManagerUIDs(mirrorPods: readonly Pod[]): ReadonlySet<UID> {
     const prev = this.lastPodManagerUIDs;
-    if (prev !== null && mirrorPods.length === 0 && prev.size === pods.length && pods.every((p) => prev.has(p.metadata?.uid ?? ''))) return prev;
+    if (prev !== null && prev.version === this.pm.uidVersion) return prev.uids;
     const uids = new Set<UID>();
-    for (const p of pods) uids.add(p.metadata?.uid ?? '');
+    for (const p of this.pm.getPods()) uids.add(p.metadata?.uid ?? '');
     for (const p of mirrorPods) uids.add(p.metadata?.uid ?? '');
-    this.lastPodManagerUIDs = uids;
+    this.lastPodManagerUIDs = { version: this.pm.uidVersion, uids };
     return uids;
   }
 

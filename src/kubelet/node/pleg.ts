@@ -41,6 +41,7 @@ export class PodCache {
   /** UpdateTime: a relist completed; wake the workers waiting for it. */
   updateTime(): void {
     this.gen++;
+    if (this.waiters.length === 0) return;
     const ready = this.waiters.filter((w) => this.gen > w.minGen);
     this.waiters = this.waiters.filter((w) => this.gen <= w.minGen);
     for (const w of ready) w.d.resolve(this.engine, this.get(w.uid));
@@ -66,19 +67,22 @@ export interface PodLifecycleEvent {
 
 type PlegContainerState = 'running' | 'exited' | 'unknown' | 'non-existent';
 
-/** generateEvents */
-function generateEvents(uid: UID, id: string, name: string, oldState: PlegContainerState, newState: PlegContainerState): PodLifecycleEvent[] {
-  if (newState === oldState) return [];
-  const ev = (type: PodLifeCycleEventType): PodLifecycleEvent => ({ uid, type, containerID: id, container: name });
+/** generateEvents: the events of one container's change of state, appended to `events`. */
+function generateEvents(events: PodLifecycleEvent[], uid: UID, id: string, name: string, oldState: PlegContainerState, newState: PlegContainerState): void {
+  if (newState === oldState) return;
   switch (newState) {
     case 'running':
-      return [ev('ContainerStarted')];
+      events.push({ uid, type: 'ContainerStarted', containerID: id, container: name });
+      return;
     case 'exited':
-      return [ev('ContainerDied')];
+      events.push({ uid, type: 'ContainerDied', containerID: id, container: name });
+      return;
     case 'unknown':
-      return [ev('ContainerChanged')];
+      events.push({ uid, type: 'ContainerChanged', containerID: id, container: name });
+      return;
     case 'non-existent':
-      return oldState === 'exited' ? [ev('ContainerRemoved')] : [ev('ContainerDied'), ev('ContainerRemoved')];
+      if (oldState !== 'exited') events.push({ uid, type: 'ContainerDied', containerID: id, container: name });
+      events.push({ uid, type: 'ContainerRemoved', containerID: id, container: name });
   }
 }
 
@@ -120,10 +124,15 @@ export class GenericPLEG {
    *  would produce no event and keep their cached status). */
   relist(): void {
     this.relistCount++;
+    if (this.changed.size === 0) {
+      // nothing to diff (the shuffle of no pod draws nothing)
+      this.cache.updateTime();
+      return;
+    }
     const changed = [...this.changed];
     this.changed.clear();
-    // Go iterates podRecords, a map: a seeded order.
-    const order = this.rng.shuffle(changed.sort());
+    // Go iterates podRecords, a map: a seeded order. (One pod's shuffle draws nothing.)
+    const order = changed.length === 1 ? changed : this.rng.shuffle(changed.sort());
     const events: PodLifecycleEvent[] = [];
     for (const uid of order) {
       const status = this.runtime.getPodStatus(uid);
@@ -134,8 +143,8 @@ export class GenericPLEG {
         const c = status.containers[i];
         cur.set(c.id, { name: c.name, state: plegState(c.state) });
       }
-      for (const [id, o] of old) if (!cur.has(id)) events.push(...generateEvents(uid, id, o.name, o.state, 'non-existent'));
-      for (const [id, n] of cur) events.push(...generateEvents(uid, id, n.name, old.get(id)?.state ?? 'non-existent', n.state));
+      for (const [id, o] of old) if (!cur.has(id)) generateEvents(events, uid, id, o.name, o.state, 'non-existent');
+      for (const [id, n] of cur) generateEvents(events, uid, id, n.name, old.get(id)?.state ?? 'non-existent', n.state);
       if (cur.size > 0) this.records.set(uid, cur);
       else this.records.delete(uid);
       this.cache.set(uid, status);
