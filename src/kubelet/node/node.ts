@@ -45,7 +45,7 @@ import { Backoff, CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey, st
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import { MirrorClient, isMirrorPodOf, staticPodFromManifest } from './mirror.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
-import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
+import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncOutcome, type SyncPodResult, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
 import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { ProbeManager, hasProbe, type ProbeKind } from './prober.js';
 import { DEFAULT_ATTEMPT, type Runtime, type RuntimeContainer } from './runtime.js';
@@ -223,8 +223,8 @@ function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Po
 }
 
 /** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
-const SYNC_OK: { isTerminal: false; err?: undefined } = Object.freeze({ isTerminal: false });
-const SYNC_TERMINAL: { isTerminal: true } = Object.freeze({ isTerminal: true });
+const SYNC_OK: SyncPodResult = Object.freeze({ isTerminal: false });
+const SYNC_TERMINAL: SyncPodResult = Object.freeze({ isTerminal: true });
 
 /** Per-sync events as emitted when nothing reads the records (Tracer.active false: the tracer only
  *  counts them by type, so their fields are not rendered). */
@@ -622,8 +622,8 @@ export class Node implements PodSyncer {
   // ---- the sync functions (PodSyncer) ---------------------------------------------------------
 
   /** SyncPod (current): generate and set the status; a terminal phase ends here (the worker then
-   *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod. */
-  *syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }> {
+   *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod (syncRuntime). */
+  syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
     const uid = pod.metadata?.uid ?? '';
     if (this.tracer.active === false) this.tracer.emit(UNREAD_WORKER_SYNC);
     else this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
@@ -633,15 +633,7 @@ export class Node implements PodSyncer {
       return SYNC_TERMINAL;
     }
     this.sm.setPodStatus(pod, apiPodStatus);
-    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    // kubeGenericRuntimeManager.SyncPod: its actions, then the pod kill if they ask for one (the
-    // only step that waits), then the rest (runtimeSyncPod)
-    const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
-    if (changes.killPod) yield* this.killPod(pod, undefined);
-    const results = this.runtimeSyncPod(pod, podStatus, changes);
-    this.updateReasonCache(uid, results);
-    const err = this.syncError(results);
-    return err === undefined ? SYNC_OK : { isTerminal: false, err };
+    return this.syncRuntime(pod, podStatus);
   }
 
   /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
@@ -669,15 +661,14 @@ export class Node implements PodSyncer {
   }
 
   /** syncPod (classic): generate and set the status; a deleted or Failed pod is killed (grace from
-   *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod. */
-  *syncPodClassic(o: UpdatePodOptions, podStatus: RuntimePodStatus): Proc<{ err?: string }> {
+   *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod (syncRuntime). */
+  syncPodClassic(o: UpdatePodOptions, podStatus: RuntimePodStatus): SyncOutcome<{ err?: string }> {
     const pod = o.pod;
     const uid = pod.metadata?.uid ?? '';
     this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType: o.updateType });
     if (o.updateType === 'kill') {
       this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, false));
-      yield* this.killPod(pod, o.killPodOptions?.gracePeriodSecondsOverride);
-      return {};
+      return this.killPodThenOK(pod, o.killPodOptions?.gracePeriodSecondsOverride);
     }
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     this.sm.setPodStatus(pod, apiPodStatus);
@@ -685,17 +676,45 @@ export class Node implements PodSyncer {
       if (pod.metadata?.deletionTimestamp && this.runtime.hasRunningContainers(uid)) {
         this.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds: killContainerTimeoutSeconds('classic', pod, undefined) });
       }
-      yield* this.killPod(pod, undefined);
-      return {};
+      return this.killPodThenOK(pod, undefined);
     }
-    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    // kubeGenericRuntimeManager.SyncPod, as in syncPod
+    return this.syncRuntime(pod, podStatus);
+  }
+
+  /** classic syncPod's kill: killPod, then a sync without error. */
+  private *killPodThenOK(pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
+    yield* this.killPod(pod, gracePeriodOverride);
+    return SYNC_OK;
+  }
+
+  /** The end of a sync that goes on: the static pod's mirror upkeep, then kubeGenericRuntimeManager.
+   *  SyncPod — its actions, the pod kill if they ask for one, the rest (runtimeSyncPod) — and the
+   *  reason cache. Only the mirror upkeep and the kill wait: a sync that needs neither is done here
+   *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
+  private syncRuntime(pod: Pod, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+    if (isStaticPod(pod)) return this.syncRuntimeWaiting(pod, podStatus, undefined);
     const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    if (changes.killPod) return this.syncRuntimeWaiting(pod, podStatus, changes);
+    return this.syncRuntimeEnd(pod, podStatus, changes);
+  }
+
+  /** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes
+   *  undefined); the pod kill if the actions ask for one. */
+  private *syncRuntimeWaiting(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
+    if (changes === undefined) {
+      yield* this.syncMirrorPod(pod);
+      changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    }
     if (changes.killPod) yield* this.killPod(pod, undefined);
+    return this.syncRuntimeEnd(pod, podStatus, changes);
+  }
+
+  /** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */
+  private syncRuntimeEnd(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncPodResult {
     const results = this.runtimeSyncPod(pod, podStatus, changes);
-    this.updateReasonCache(uid, results);
+    this.updateReasonCache(pod.metadata?.uid ?? '', results);
     const err = this.syncError(results);
-    return err === undefined ? SYNC_OK : { err };
+    return err === undefined ? SYNC_OK : { isTerminal: false, err };
   }
 
   /** The sync's error: the failed starts' syncResult errors, joined by "; " (none: undefined). */

@@ -38,16 +38,31 @@ export interface UpdatePodOptions {
   killPodOptions?: KillPodOptions;
 }
 
+/** What SyncPod returns: whether the pod reached a terminal phase, and the sync's error if any. */
+export interface SyncPodResult {
+  readonly isTerminal: boolean;
+  readonly err?: string;
+}
+
+/** A sync function's result, or, when the sync has to wait (upstream's call blocks), the process
+ *  that finishes it: most syncs wait for nothing and are done without a generator. */
+export type SyncOutcome<T extends object> = T | Proc<T>;
+
+/** Is this outcome the process that finishes the sync (rather than its result)? */
+function isProc<T extends object>(o: SyncOutcome<T>): o is Proc<T> {
+  return typeof (o as Partial<Proc<T>>).next === 'function';
+}
+
 /** What the pod workers call back into (the kubelet's sync functions). */
 export interface PodSyncer {
   /** current SyncPod: returns whether the pod reached a terminal phase. */
-  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }>;
+  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): SyncOutcome<SyncPodResult>;
   /** current SyncTerminatingPod */
   syncTerminatingPod(pod: Pod, status: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }>;
   /** current SyncTerminatedPod */
   syncTerminatedPod(pod: Pod, status: RuntimePodStatus): Proc<{ err?: string }>;
   /** classic syncPod */
-  syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): Proc<{ err?: string }>;
+  syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): SyncOutcome<{ err?: string }>;
 }
 
 /** The kubelet's work queue: when each pod is due for its next sync. */
@@ -263,7 +278,8 @@ export class PodWorkersCurrent {
         status.startedTerminating = true; // acknowledgeTerminating
         err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride)).err;
       } else {
-        const res = yield* syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
+        const o = syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
+        const res = isProc(o) ? yield* o : o;
         isTerminal = res.isTerminal;
         err = res.err;
       }
@@ -427,7 +443,8 @@ export class PodWorkersClassic {
       if (!r.ok) return;
       const update = r.value;
       const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen); // as podWorkerLoop's
-      const { err } = yield* syncer.syncPodClassic(update, rt);
+      const o = syncer.syncPodClassic(update, rt);
+      const { err } = isProc(o) ? yield* o : o;
       lastSyncGen = cache.generation;
       if (err !== undefined) tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(update.pod), { uid });
       this.wrapUp(uid, err);
