@@ -99,23 +99,26 @@ export interface NodeOptions {
 /** basicWorkQueue: when each pod is next due for a sync. */
 export class BasicWorkQueue {
   private readonly queue = new Map<UID, number>();
-  /** Every (due time, UID) ever enqueued and not yet due, as a binary min-heap on the due time, so
-   *  that getWork takes what is due without walking every pod. An entry whose time is no longer its
-   *  pod's time in `queue` (re-enqueued since) is dropped when it comes up: each pod's time in
-   *  `queue` always has its entry in the heap, so the due pods are exactly the matching entries. */
-  private readonly heap: Array<{ at: number; uid: UID }> = [];
+  /** Every (due time, UID) ever enqueued and not yet due, as a binary min-heap on the due time kept
+   *  in two parallel arrays, so that getWork takes what is due without walking every pod. An entry
+   *  whose time is no longer its pod's time in `queue` (re-enqueued since) is dropped when it comes
+   *  up: each pod's time in `queue` always has its entry in the heap, so the due pods are exactly
+   *  the matching entries. */
+  private readonly heapAt: number[] = [];
+  private readonly heapUID: UID[] = [];
   constructor(private readonly clock: { readonly nowMs: number }) {}
   enqueue(uid: UID, delayMs: number): void {
     const at = this.clock.nowMs + delayMs;
     this.queue.set(uid, at);
-    this.heapPush({ at, uid });
+    this.heapPush(at, uid);
   }
   /** GetWork: the pods due by now (removed from the queue), sorted. */
   getWork(): UID[] {
     const now = this.clock.nowMs;
     const out: UID[] = [];
-    while (this.heap.length > 0 && this.heap[0].at <= now) {
-      const { at, uid } = this.heapPop();
+    while (this.heapAt.length > 0 && this.heapAt[0] <= now) {
+      const at = this.heapAt[0];
+      const uid = this.heapPop();
       if (this.queue.get(uid) !== at) continue;
       out.push(uid);
       this.queue.delete(uid);
@@ -126,33 +129,44 @@ export class BasicWorkQueue {
     return this.queue.get(uid);
   }
 
-  private heapPush(e: { at: number; uid: UID }): void {
-    const h = this.heap;
-    let i = h.push(e) - 1;
+  private heapPush(at: number, uid: UID): void {
+    const ats = this.heapAt;
+    const uids = this.heapUID;
+    let i = ats.length;
+    ats.push(at);
+    uids.push(uid);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (h[parent].at <= e.at) break;
-      h[i] = h[parent];
+      if (ats[parent] <= at) break;
+      ats[i] = ats[parent];
+      uids[i] = uids[parent];
       i = parent;
     }
-    h[i] = e;
+    ats[i] = at;
+    uids[i] = uid;
   }
 
-  private heapPop(): { at: number; uid: UID } {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length === 0) return top;
+  /** Remove the top entry; returns its UID. */
+  private heapPop(): UID {
+    const ats = this.heapAt;
+    const uids = this.heapUID;
+    const top = uids[0];
+    const lastAt = ats.pop()!;
+    const lastUID = uids.pop()!;
+    const n = ats.length;
+    if (n === 0) return top;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= h.length) break;
-      const c = l + 1 < h.length && h[l + 1].at < h[l].at ? l + 1 : l;
-      if (h[c].at >= last.at) break;
-      h[i] = h[c];
+      if (l >= n) break;
+      const c = l + 1 < n && ats[l + 1] < ats[l] ? l + 1 : l;
+      if (ats[c] >= lastAt) break;
+      ats[i] = ats[c];
+      uids[i] = uids[c];
       i = c;
     }
-    h[i] = last;
+    ats[i] = lastAt;
+    uids[i] = lastUID;
     return top;
   }
 }
@@ -198,6 +212,14 @@ function podsDifferSemantically(a: Pod, b: Pod): boolean {
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
  *  error (reason) and message, and may carry its rendered error text. */
 type StartResult = { readonly name: string; readonly error?: string; readonly message?: string; readonly text?: string };
+
+/** No start results (shared). */
+const NO_RESULTS: readonly StartResult[] = Object.freeze([]);
+
+/** results and r (most syncs start one container, or none). */
+function withResult(results: readonly StartResult[], r: StartResult): readonly StartResult[] {
+  return results.length === 0 ? [r] : [...results, r];
+}
 
 /** SyncResult.Error() of a failed start, as the sync's error lists it. */
 function startFailureText(name: string, error: string, message: string | undefined): string {
@@ -767,36 +789,38 @@ export class Node implements PodSyncer {
   /** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's, the
    *  only step that waits): create the sandbox, start the next init container(s), start the
    *  containers — each start subject to the restart back-off. */
-  private runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): StartResult[] {
-    const results: StartResult[] = [];
+  private runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
+    let results = NO_RESULTS;
     if (changes.killPod && !changes.createSandbox) return results;
     if (changes.createSandbox) this.runtime.runPodSandbox(pod);
     const inits = pod.spec?.initContainers ?? [];
     if (changes.nextInitContainerToStart !== undefined) {
-      if (!this.startWithBackOff(pod, changes.nextInitContainerToStart, podStatus, results)) return results;
+      const r = this.startWithBackOff(pod, changes.nextInitContainerToStart, podStatus);
+      results = withResult(results, r);
+      if (r.error !== undefined) return results;
     }
     for (let i = 0; i < changes.initContainersToStart.length; i++) {
       const c = inits[changes.initContainersToStart[i]];
-      if (!this.startWithBackOff(pod, c, podStatus, results) && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
+      const r = this.startWithBackOff(pod, c, podStatus);
+      results = withResult(results, r);
+      if (r.error !== undefined && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
     }
     const containers = pod.spec?.containers ?? [];
-    for (let i = 0; i < changes.containersToStart.length; i++) this.startWithBackOff(pod, containers[changes.containersToStart[i]], podStatus, results);
+    for (let i = 0; i < changes.containersToStart.length; i++) results = withResult(results, this.startWithBackOff(pod, containers[changes.containersToStart[i]], podStatus));
     return results;
   }
 
   /** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
-   *  the container is started. The start's result goes to results; returns whether it started. */
-  private startWithBackOff(pod: Pod, c: Container, podStatus: RuntimePodStatus, results: StartResult[]): boolean {
+   *  the container is started. Returns the start's result (an error: not started). */
+  private startWithBackOff(pod: Pod, c: Container, podStatus: RuntimePodStatus): StartResult {
     const backoff = this.doBackOff(pod, c, podStatus);
     if (backoff !== undefined) {
-      results.push(backoff);
       if (this.tracer.active === false) this.tracer.emit(UNREAD_RUNTIME_BACKOFF);
       else this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
-      return false;
+      return backoff;
     }
     this.startContainer(pod, c);
-    results.push({ name: c.name });
-    return true;
+    return { name: c.name };
   }
 
   /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off

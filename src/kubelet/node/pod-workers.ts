@@ -158,7 +158,8 @@ export class PodWorkersCurrent {
     return this.statuses.get(uid);
   }
 
-  /** UpdatePod */
+  /** UpdatePod. The options object becomes the pending update (callers hand a new one, as to the
+   *  classic workers). */
   updatePod(options: UpdatePodOptions): void {
     const { engine, cache, tracer } = this.o;
     const pod = options.pod;
@@ -197,7 +198,7 @@ export class PodWorkersCurrent {
     }
 
     let wasGracePeriodShortened = false;
-    const opts: UpdatePodOptions = { ...options };
+    const opts = options;
     if (status.isTerminated()) {
       delete opts.killPodOptions;
     } else if (status.isTerminationRequested()) {
