@@ -252,6 +252,7 @@ const SYNC_TERMINAL: SyncPodResult = Object.freeze({ isTerminal: true });
  *  counts them by type, so their fields are not rendered). */
 const UNREAD_WORKER_SYNC: TraceEvent = Object.freeze({ type: 'worker.sync', actor: 'kubelet' });
 const UNREAD_RUNTIME_BACKOFF: TraceEvent = Object.freeze({ type: 'runtime.backoff', actor: 'kubelet' });
+const UNREAD_PROBE_RESULT: TraceEvent = Object.freeze({ type: 'probe.result', actor: 'kubelet' });
 
 export class Node implements PodSyncer {
   readonly gen: Generation;
@@ -637,7 +638,17 @@ export class Node implements PodSyncer {
       },
     });
     if (logged || !Object.isFrozen(pod) || (cachedStatus !== undefined && !Object.isFrozen(cachedStatus))) this.lastGenerated.delete(uid);
-    else this.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+    else if (last === undefined) this.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+    else {
+      // the pod's record, kept (it lives as long as the pod: replaced, it would be copied by GC)
+      last.pod = pod;
+      last.podStatus = podStatus;
+      last.podIsTerminal = podIsTerminal;
+      last.cachedStatus = cachedStatus;
+      last.reasons = reasons;
+      last.probes = probes;
+      last.status = deepFreeze(status);
+    }
     return status;
   }
 
@@ -1055,7 +1066,8 @@ export class Node implements PodSyncer {
       return;
     }
     const changed = this.prober.set(kind, podUID, c.id, value);
-    this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
+    if (this.tracer.active === false) this.tracer.emit(UNREAD_PROBE_RESULT);
+    else this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
     if (!changed) return;
     if (kind === 'readiness') this.sm.setContainerReadiness(podUID, c.id, value);
     else this.sm.setContainerStartup(podUID, c.id, value);
