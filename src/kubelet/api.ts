@@ -34,7 +34,10 @@ export interface PodManagerApi {
   getMirrorPodByPod(pod: Pod): Pod | undefined;
   getPodByMirrorPod(mirror: Pod): Pod | undefined;
   translatePodUID(uid: UID): UID;
-  getUIDTranslations(): { podToMirror: Map<UID, UID>; mirrorToPod: Map<UID, UID> };
+  getUIDTranslations(): { podToMirror: ReadonlyMap<UID, UID>; mirrorToPod: ReadonlyMap<UID, UID> };
+  /** Bumped whenever a pod or mirror pod UID is added or removed (the UIDs of getPods and
+   *  getMirrorPods are the same while it stands still). */
+  readonly uidVersion: number;
   /** Every regular (non-mirror) pod, in a stable order (sorted by UID). */
   getPods(): Pod[];
   getMirrorPods(): Pod[];

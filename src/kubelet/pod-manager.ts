@@ -29,13 +29,26 @@ export class PodManager implements PodManagerApi {
   private sorted: { pods: Pod[]; index: Map<UID, number> } | null = null;
   /** How many pods of podByUID are static (getUIDTranslations walks them only when there are any). */
   private staticPods = 0;
+  /** getUIDTranslations' answer, until a change that could alter it: of a mirror pod, of a static
+   *  pod (before or after), of a pod with a mirror pod of its full name, or SetPods. */
+  private translations: { podToMirror: ReadonlyMap<UID, UID>; mirrorToPod: ReadonlyMap<UID, UID> } | null = null;
+  /** See uidVersion. */
+  private uids = 0;
 
   constructor(pods: Iterable<Pod> = []) {
     this.updatePodsInternal(pods);
   }
 
+  /** A counter bumped whenever a pod or mirror pod UID is added or removed: while it stands still,
+   *  the UIDs of getPods and getMirrorPods are the same. */
+  get uidVersion(): number {
+    return this.uids;
+  }
+
   /** SetPods: replace everything with these pods. */
   setPods(pods: Iterable<Pod>): void {
+    this.translations = null;
+    this.uids++;
     this.podByUID.clear();
     this.mirrorPodByUID.clear();
     this.podByFullName.clear();
@@ -63,14 +76,18 @@ export class PodManager implements PodManagerApi {
       const fullName = podFullName(pod);
       const uid = podUID(pod);
       if (isMirrorPod(pod)) {
+        this.translations = null;
+        if (!this.mirrorPodByUID.has(uid)) this.uids++;
         this.mirrorPodByUID.set(uid, pod);
         this.mirrorPodByFullName.set(fullName, pod);
         const p = this.podByFullName.get(fullName);
         if (p) this.translationByUID.set(uid, podUID(p));
       } else {
         const prev = this.podByUID.get(uid);
-        if (prev === undefined) this.sorted = null;
-        else {
+        if (prev === undefined) {
+          this.sorted = null;
+          this.uids++;
+        } else {
           if (isStaticPod(prev)) this.staticPods--;
           if (this.sorted !== null) this.sorted.pods[this.sorted.index.get(uid)!] = pod;
         }
@@ -79,6 +96,7 @@ export class PodManager implements PodManagerApi {
         this.podByFullName.set(fullName, pod);
         const m = this.mirrorPodByFullName.get(fullName);
         if (m) this.translationByUID.set(podUID(m), uid);
+        if (m || isStaticPod(pod) || (prev !== undefined && isStaticPod(prev))) this.translations = null;
       }
     }
   }
@@ -89,15 +107,20 @@ export class PodManager implements PodManagerApi {
     const fullName = podFullName(pod);
     const uid = podUID(pod);
     if (isMirrorPod(pod)) {
-      this.mirrorPodByUID.delete(uid);
+      this.translations = null;
+      if (this.mirrorPodByUID.delete(uid)) this.uids++;
       this.mirrorPodByFullName.delete(fullName);
       this.translationByUID.delete(uid);
     } else {
       const prev = this.podByUID.get(uid);
       if (prev !== undefined) {
-        if (isStaticPod(prev)) this.staticPods--;
+        if (isStaticPod(prev)) {
+          this.staticPods--;
+          this.translations = null;
+        }
         this.podByUID.delete(uid);
         this.sorted = null;
+        this.uids++;
       }
       this.podByFullName.delete(fullName);
     }
@@ -167,8 +190,10 @@ export class PodManager implements PodManagerApi {
   }
 
   /** GetUIDTranslations: podToMirror holds "" for every static pod (in podByUID), overwritten by the
-   *  real translations; mirrorToPod is a copy of the translation map. */
-  getUIDTranslations(): { podToMirror: Map<UID, UID>; mirrorToPod: Map<UID, UID> } {
+   *  real translations; mirrorToPod is a copy of the translation map. (Every status syncBatch asks:
+   *  the answer is kept until a change that could alter it, see `translations`.) */
+  getUIDTranslations(): { podToMirror: ReadonlyMap<UID, UID>; mirrorToPod: ReadonlyMap<UID, UID> } {
+    if (this.translations !== null) return this.translations;
     const podToMirror = new Map<UID, UID>();
     const mirrorToPod = new Map<UID, UID>();
     if (this.staticPods > 0) for (const [uid, pod] of this.podByUID) if (isStaticPod(pod)) podToMirror.set(uid, '');
@@ -176,7 +201,8 @@ export class PodManager implements PodManagerApi {
       mirrorToPod.set(mirror, pod);
       podToMirror.set(pod, mirror);
     }
-    return { podToMirror, mirrorToPod };
+    this.translations = { podToMirror, mirrorToPod };
+    return this.translations;
   }
 
   /** GetOrphanedMirrorPodNames: full names of mirror pods without a regular pod, sorted. */

@@ -72,7 +72,7 @@ function copyContainerStatus(s: ContainerStatus): ContainerStatus {
 function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerStatus {
   const status: ContainerStatus = {
     name: cs.name,
-    state: {},
+    state: convertContainerState(cs, old, at),
     lastState: {},
     ready: false,
     restartCount: cs.restartCount,
@@ -80,13 +80,22 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
     imageID: '',
     containerID: cs.id,
   };
+  if (isVanishedRunning(cs, old)) status.restartCount = (old!.restartCount ?? 0) + 1;
+  return status;
+}
+
+/** An instance in no state the kubelet knows whose previous status was running. */
+function isVanishedRunning(cs: RuntimeContainerStatus, old: ContainerStatus | undefined): boolean {
+  return cs.state !== 'running' && cs.state !== 'created' && cs.state !== 'exited' && !!old?.state?.running;
+}
+
+/** The state of convertContainerStatus's status (all a last state takes of it). */
+function convertContainerState(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerState {
   switch (cs.state) {
     case 'running':
-      status.state = { running: { startedAt: at(cs.startedAtMs) } };
-      break;
+      return { running: { startedAt: at(cs.startedAtMs) } };
     case 'created':
-      status.state = { waiting: {} };
-      break;
+      return { waiting: {} };
     case 'exited': {
       const t: NonNullable<ContainerState['terminated']> = { exitCode: cs.exitCode ?? 0 };
       if (cs.reason) t.reason = cs.reason;
@@ -94,22 +103,40 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
       t.startedAt = at(cs.startedAtMs);
       if (cs.finishedAtMs !== undefined) t.finishedAt = at(cs.finishedAtMs);
       t.containerID = cs.id;
-      status.state = { terminated: t };
-      break;
+      return { terminated: t };
     }
     default:
-      if (old?.state?.running) {
-        status.state = { terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was terminated' } };
-        status.restartCount = (old.restartCount ?? 0) + 1;
-      } else status.state = { waiting: {} };
+      if (isVanishedRunning(cs, old)) return { terminated: { exitCode: 137, reason: ContainerReasonStatusUnknown, message: 'The container could not be located when the pod was terminated' } };
+      return { waiting: {} };
   }
-  return status;
+}
+
+/** The index of the first container named `name` (-1: none). */
+function firstIndexByName(containers: readonly Container[], name: string): number {
+  for (let i = 0; i < containers.length; i++) if (containers[i].name === name) return i;
+  return -1;
+}
+
+/** The entry of containers[i] in the statuses by name: the index of the first container of its name. */
+function slotOf(containers: readonly Container[], i: number): number {
+  return containers.length === 1 ? 0 : firstIndexByName(containers, containers[i].name);
+}
+
+/** The last status named `name` (what a map filled from the list in order holds for it). */
+function lastStatusByName(statuses: readonly ContainerStatus[] | undefined, name: string): ContainerStatus | undefined {
+  if (statuses === undefined) return undefined;
+  for (let i = statuses.length - 1; i >= 0; i--) if (statuses[i].name === name) return statuses[i];
+  return undefined;
 }
 
 /** convertToAPIContainerStatuses: the API statuses of `containers` (regular or init), from the
  *  runtime instances (newest is the state, the one before it the lastState), the previous statuses
  *  (a terminated one is kept as is), and the reason cache (a container to be restarted whose last
- *  start failed is waiting with that reason). */
+ *  start failed is waiting with that reason).
+ *
+ *  Upstream keeps the statuses in a map by container name; here they are kept by the spec index of
+ *  the first container of that name (slotOf), which is that map: a later container of the same name
+ *  writes the same entry, and the map's insertion order is the order of the first indices. */
 export function convertToAPIContainerStatuses(
   pod: Pod,
   podStatus: RuntimePodStatus,
@@ -121,14 +148,16 @@ export function convertToAPIContainerStatuses(
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
-  const oldStatuses = new Map<string, ContainerStatus>();
-  for (const s of previousStatus ?? []) oldStatuses.set(s.name, s);
+  const n = containers.length;
 
   const defaultReason = hasInitContainers ? PodInitializing : ContainerCreating;
-  const statuses = new Map<string, ContainerStatus>();
-  for (const c of containers) {
+  const statuses: ContainerStatus[] = new Array<ContainerStatus>(n);
+  for (let i = 0; i < n; i++) {
+    const c = containers[i];
+    // a container with a runtime instance has its newest instance as its status (below)
+    if (findContainerStatusByName(podStatus, c.name) !== undefined) continue;
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
-    const old = oldStatuses.get(c.name);
+    const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
       if (old.state?.terminated) status = copyContainerStatus(old);
       else {
@@ -136,15 +165,16 @@ export function convertToAPIContainerStatuses(
         status.lastState = clone(old.lastState) ?? {};
       }
     }
-    statuses.set(c.name, status);
+    statuses[slotOf(containers, i)] = status;
   }
 
   // A container that used to run and has vanished from the runtime terminated, exit code unknown.
-  for (const c of containers) {
-    if (podStatus.containers.some((cs) => cs.name === c.name)) continue;
-    const old = oldStatuses.get(c.name);
+  for (let i = 0; i < n; i++) {
+    const c = containers[i];
+    if (findContainerStatusByName(podStatus, c.name) !== undefined) continue;
+    const old = lastStatusByName(previousStatus, c.name);
     if (old === undefined || old.state?.terminated || !old.state?.running) continue;
-    const status = statuses.get(c.name)!;
+    const status = statuses[slotOf(containers, i)];
     const isDefaultWaiting = status.state?.waiting !== undefined && status.state.waiting.reason === (hasInitContainers ? PodInitializing : ContainerCreating);
     if (!isDefaultWaiting || status.lastState?.terminated) continue;
     status.lastState = {
@@ -153,20 +183,28 @@ export function convertToAPIContainerStatuses(
     if (!pod.metadata?.deletionTimestamp) status.restartCount = (status.restartCount ?? 0) + 1;
   }
 
-  // The runtime's instances, newest first: the first is the state, the second the last state.
-  const seen = new Map<string, number>();
-  for (const cs of podStatus.containers) {
-    if (!statuses.has(cs.name)) continue;
-    const n = seen.get(cs.name) ?? 0;
-    if (n >= 2) continue;
-    const converted = convertContainerStatus(cs, oldStatuses.get(cs.name), ctx.at);
-    if (n === 0) statuses.set(cs.name, converted);
-    else statuses.get(cs.name)!.lastState = converted.state;
-    seen.set(cs.name, n + 1);
+  // The runtime's instances, newest first: the first is the state, the second the last state. (Per
+  // entry, its first two instances; converted entry by entry, which is the same: each conversion
+  // reads only its instance and the entry's previous status.)
+  for (let j = 0; j < n; j++) {
+    if (slotOf(containers, j) !== j) continue;
+    const name = containers[j].name;
+    let seen = 0;
+    for (const cs of podStatus.containers) {
+      if (cs.name !== name) continue;
+      const old = lastStatusByName(previousStatus, name);
+      if (seen === 0) statuses[j] = convertContainerStatus(cs, old, ctx.at);
+      else {
+        statuses[j].lastState = convertContainerState(cs, old, ctx.at);
+        break;
+      }
+      seen++;
+    }
   }
 
   // Containers to be restarted whose last start failed (back-off) are waiting with that reason.
-  for (const c of containers) {
+  for (let i = 0; i < n; i++) {
+    const c = containers[i];
     if (isInitContainer) {
       const s = findContainerStatusByName(podStatus, c.name);
       if (s !== undefined && s.state === 'exited' && s.exitCode === 0) continue;
@@ -174,7 +212,7 @@ export function convertToAPIContainerStatuses(
     if (!shouldContainerBeRestarted(c, pod, podStatus)) continue;
     const failure = ctx.reasonFor?.(c.name);
     if (failure === undefined) continue;
-    const status = statuses.get(c.name)!;
+    const status = statuses[slotOf(containers, i)];
     if (status.state?.terminated) status.lastState = status.state;
     const waiting: NonNullable<ContainerState['waiting']> = { reason: failure.reason };
     if (failure.message) waiting.message = failure.message;
@@ -183,14 +221,19 @@ export function convertToAPIContainerStatuses(
 
   if (isInitContainer) {
     // SortStatusesOfInitContainers: spec order
-    const out: ContainerStatus[] = [];
-    for (const c of containers) {
-      const s = statuses.get(c.name);
-      if (s !== undefined) out.push(s);
-    }
+    const out: ContainerStatus[] = new Array<ContainerStatus>(n);
+    for (let i = 0; i < n; i++) out[i] = statuses[slotOf(containers, i)];
     return out;
   }
-  return [...statuses.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // the map's values (one per name, in first-index order), sorted by name
+  let out = statuses;
+  if (n > 1) {
+    out = [];
+    for (let i = 0; i < n; i++) if (slotOf(containers, i) === i) out.push(statuses[i]);
+  }
+  let sorted = true;
+  for (let i = 1; i < out.length && sorted; i++) sorted = out[i - 1].name < out[i].name;
+  return sorted ? out : out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** GetPodQOS of frozen pod specs: it reads nothing of the pod but its spec, which cannot change. */
@@ -224,7 +267,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
 
   const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
   const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
-  const all = [...containerStatuses, ...initContainerStatuses];
+  // (read only: without init containers, the regular statuses are the whole list)
+  const all = initContainerStatuses.length === 0 ? containerStatuses : [...containerStatuses, ...initContainerStatuses];
 
   let phase: string;
   let reason: string | undefined;
@@ -257,7 +301,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   ctx.prober?.updatePodStatus(pod, s);
 
   let conditions: PodCondition[] = [];
-  for (const c of apiStatus.conditions ?? []) if (!podConditionByKubelet(c.type, gen, ctx.gates)) conditions.push(clone(c));
+  const apiConditions = apiStatus.conditions;
+  if (apiConditions) for (let i = 0; i < apiConditions.length; i++) if (!podConditionByKubelet(apiConditions[i].type, gen, ctx.gates)) conditions.push(clone(apiConditions[i]));
   const initStatuses = s.initContainerStatuses ?? [];
   const regular = s.containerStatuses ?? [];
   if (gen === 'classic') {
@@ -272,7 +317,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
     if (gateEnabled(gen, ctx.gates, 'PodReadyToStartContainersCondition')) {
       conditions.push(generatePodReadyToStartContainersCondition(podStatus.sandbox?.ready === true));
     }
-    const allStatuses = [...initStatuses, ...regular];
+    const allStatuses = initStatuses.length === 0 ? regular : [...initStatuses, ...regular];
     conditions.push(generatePodInitializedCondition(spec, allStatuses, phase, gen, ctx.gates));
     conditions.push(generatePodReadyCondition(spec, conditions, allStatuses, phase, gen, ctx.gates));
     conditions.push(generateContainersReadyCondition(spec, allStatuses, phase, gen, ctx.gates));

@@ -61,9 +61,9 @@ export class Backoff {
   gc(): void {
     const now = this.clock.nowMs;
     // deleting the entry just visited does not disturb a Map's iteration
-    for (const [id, e] of this.perItemBackoff) {
-      if (now - e.lastUpdateMs > this.maxDurationMs * 2) this.perItemBackoff.delete(id);
-    }
+    this.perItemBackoff.forEach((e, id, m) => {
+      if (now - e.lastUpdateMs > this.maxDurationMs * 2) m.delete(id);
+    });
   }
 
   /** Inspection for tests and traces. */

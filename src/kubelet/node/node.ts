@@ -44,8 +44,8 @@ import { generateAPIPodStatus, notRunning, type StartFailure } from './api-statu
 import { Backoff, CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey, stableStringify } from './backoff.js';
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import { MirrorClient, isMirrorPodOf, staticPodFromManifest } from './mirror.js';
-import { computePodActions } from './pod-actions.js';
-import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
+import { computePodActions, type PodActions } from './pod-actions.js';
+import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncOutcome, type SyncPodResult, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
 import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { ProbeManager, hasProbe, type ProbeKind } from './prober.js';
 import { DEFAULT_ATTEMPT, type Runtime, type RuntimeContainer } from './runtime.js';
@@ -99,62 +99,89 @@ export interface NodeOptions {
 /** basicWorkQueue: when each pod is next due for a sync. */
 export class BasicWorkQueue {
   private readonly queue = new Map<UID, number>();
-  /** Every (due time, UID) ever enqueued and not yet due, as a binary min-heap on the due time, so
-   *  that getWork takes what is due without walking every pod. An entry whose time is no longer its
-   *  pod's time in `queue` (re-enqueued since) is dropped when it comes up: each pod's time in
-   *  `queue` always has its entry in the heap, so the due pods are exactly the matching entries. */
-  private readonly heap: Array<{ at: number; uid: UID }> = [];
+  /** Every (due time, UID) ever enqueued and not yet due, as a binary min-heap on the due time kept
+   *  in two parallel arrays, so that getWork takes what is due without walking every pod. An entry
+   *  whose time is no longer its pod's time in `queue` (re-enqueued since) is dropped when it comes
+   *  up: each pod's time in `queue` always has its entry in the heap, so the due pods are exactly
+   *  the matching entries. */
+  private readonly heapAt: number[] = [];
+  private readonly heapUID: UID[] = [];
   constructor(private readonly clock: { readonly nowMs: number }) {}
   enqueue(uid: UID, delayMs: number): void {
     const at = this.clock.nowMs + delayMs;
     this.queue.set(uid, at);
-    this.heapPush({ at, uid });
+    this.heapPush(at, uid);
   }
   /** GetWork: the pods due by now (removed from the queue), sorted. */
   getWork(): UID[] {
     const now = this.clock.nowMs;
     const out: UID[] = [];
-    while (this.heap.length > 0 && this.heap[0].at <= now) {
-      const { at, uid } = this.heapPop();
+    while (this.heapAt.length > 0 && this.heapAt[0] <= now) {
+      const at = this.heapAt[0];
+      const uid = this.heapPop();
       if (this.queue.get(uid) !== at) continue;
       out.push(uid);
       this.queue.delete(uid);
     }
-    return out.sort();
+    return sortStrings(out);
   }
   dueAt(uid: UID): number | undefined {
     return this.queue.get(uid);
   }
 
-  private heapPush(e: { at: number; uid: UID }): void {
-    const h = this.heap;
-    let i = h.push(e) - 1;
+  private heapPush(at: number, uid: UID): void {
+    const ats = this.heapAt;
+    const uids = this.heapUID;
+    let i = ats.length;
+    ats.push(at);
+    uids.push(uid);
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (h[parent].at <= e.at) break;
-      h[i] = h[parent];
+      if (ats[parent] <= at) break;
+      ats[i] = ats[parent];
+      uids[i] = uids[parent];
       i = parent;
     }
-    h[i] = e;
+    ats[i] = at;
+    uids[i] = uid;
   }
 
-  private heapPop(): { at: number; uid: UID } {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length === 0) return top;
+  /** Remove the top entry; returns its UID. */
+  private heapPop(): UID {
+    const ats = this.heapAt;
+    const uids = this.heapUID;
+    const top = uids[0];
+    const lastAt = ats.pop()!;
+    const lastUID = uids.pop()!;
+    const n = ats.length;
+    if (n === 0) return top;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= h.length) break;
-      const c = l + 1 < h.length && h[l + 1].at < h[l].at ? l + 1 : l;
-      if (h[c].at >= last.at) break;
-      h[i] = h[c];
+      if (l >= n) break;
+      const c = l + 1 < n && ats[l + 1] < ats[l] ? l + 1 : l;
+      if (ats[c] >= lastAt) break;
+      ats[i] = ats[c];
+      uids[i] = uids[c];
       i = c;
     }
-    h[i] = last;
+    ats[i] = lastAt;
+    uids[i] = lastUID;
     return top;
   }
+}
+
+/** a.sort() of strings (code unit order), in place: a few due pods per tick are sorted by insertion,
+ *  which allocates nothing (Array.prototype.sort sets up its merge state on every call). */
+function sortStrings(a: string[]): string[] {
+  if (a.length > 16) return a.sort();
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i];
+    let j = i - 1;
+    for (; j >= 0 && a[j] > v; j--) a[j + 1] = a[j];
+    a[j + 1] = v;
+  }
+  return a;
 }
 
 /** podsDifferSemantically: spec, labels, annotations, deletion timestamp and grace. */
@@ -182,7 +209,50 @@ function podsDifferSemantically(a: Pod, b: Pod): boolean {
   return key(a) !== key(b);
 }
 
-type StartResult = { name: string; error?: string; message?: string };
+/** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
+ *  error (reason) and message, and may carry its rendered error text. */
+type StartResult = { readonly name: string; readonly error?: string; readonly message?: string; readonly text?: string };
+
+/** No start results (shared). */
+const NO_RESULTS: readonly StartResult[] = Object.freeze([]);
+
+/** results and r (most syncs start one container, or none). */
+function withResult(results: readonly StartResult[], r: StartResult): readonly StartResult[] {
+  return results.length === 0 ? [r] : [...results, r];
+}
+
+/** SyncResult.Error() of a failed start, as the sync's error lists it. */
+function startFailureText(name: string, error: string, message: string | undefined): string {
+  return `failed to "StartContainer" for "${name}" with ${error}: "${message ?? ''}"`;
+}
+
+/** The CrashLoopBackOff start result of a frozen container spec, with what its message is made of
+ *  (the pod's name, namespace and UID; the back-off): a pod in back-off is synced every 10 s, and
+ *  each sync would otherwise render the same message and error text again. */
+const backOffResults = new WeakMap<Container, { name: string; namespace: string; uid: string; backoffMs: number; result: StartResult }>();
+
+/** The start result of a container in back-off: CrashLoopBackOff with doBackOff's message. */
+function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Pod): StartResult {
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  const uid = pod.metadata?.uid ?? '';
+  const kept = Object.isFrozen(container) ? backOffResults.get(container) : undefined;
+  if (kept !== undefined && kept.backoffMs === backoffMs && kept.name === name && kept.namespace === namespace && kept.uid === uid) return kept.result;
+  const message = crashLoopBackOffMessage(backoffMs, container.name, pod);
+  const result: StartResult = Object.freeze({ name: container.name, error: CRASH_LOOP_BACK_OFF, message, text: startFailureText(container.name, CRASH_LOOP_BACK_OFF, message) });
+  if (Object.isFrozen(container)) backOffResults.set(container, { name, namespace, uid, backoffMs, result });
+  return result;
+}
+
+/** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
+const SYNC_OK: SyncPodResult = Object.freeze({ isTerminal: false });
+const SYNC_TERMINAL: SyncPodResult = Object.freeze({ isTerminal: true });
+
+/** Per-sync events as emitted when nothing reads the records (Tracer.active false: the tracer only
+ *  counts them by type, so their fields are not rendered). */
+const UNREAD_WORKER_SYNC: TraceEvent = Object.freeze({ type: 'worker.sync', actor: 'kubelet' });
+const UNREAD_RUNTIME_BACKOFF: TraceEvent = Object.freeze({ type: 'runtime.backoff', actor: 'kubelet' });
+const UNREAD_PROBE_RESULT: TraceEvent = Object.freeze({ type: 'probe.result', actor: 'kubelet' });
 
 export class Node implements PodSyncer {
   readonly gen: Generation;
@@ -227,8 +297,8 @@ export class Node implements PodSyncer {
   }>();
   /** The config source's last view of each pod (to tell updates from status-only reconciles). */
   private readonly lastConfig = new Map<UID, Pod>();
-  /** podManagerUIDs' last answer (housekeeping). */
-  private lastPodManagerUIDs: ReadonlySet<UID> | null = null;
+  /** podManagerUIDs' last answer (housekeeping), with the pod manager's uidVersion it was built at. */
+  private lastPodManagerUIDs: { version: number; uids: ReadonlySet<UID> } | null = null;
   /** Runtime pods being killed because nothing in config wants them. */
   private readonly orphanKills = new Set<UID>();
   /** clock.at, memoized: container timestamps are rendered on every sync. */
@@ -242,6 +312,10 @@ export class Node implements PodSyncer {
     }
     return v;
   };
+  /** The prober's startup results (computePodActions reads them). */
+  private readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
+  /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
+  private readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
   private procs: Process[] = [];
   private timers: Timer[] = [];
   private running = false;
@@ -359,7 +433,8 @@ export class Node implements PodSyncer {
         const p = this.pm.getPodByUID(uid);
         if (p !== undefined) pods.push(p);
       }
-      this.handlePodSyncs(this.rng.shuffle(pods));
+      // (the shuffle of one pod draws nothing)
+      this.handlePodSyncs(pods.length < 2 ? pods : this.rng.shuffle(pods));
     }
   }
 
@@ -563,27 +638,35 @@ export class Node implements PodSyncer {
       },
     });
     if (logged || !Object.isFrozen(pod) || (cachedStatus !== undefined && !Object.isFrozen(cachedStatus))) this.lastGenerated.delete(uid);
-    else this.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+    else if (last === undefined) this.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+    else {
+      // the pod's record, kept (it lives as long as the pod: replaced, it would be copied by GC)
+      last.pod = pod;
+      last.podStatus = podStatus;
+      last.podIsTerminal = podIsTerminal;
+      last.cachedStatus = cachedStatus;
+      last.reasons = reasons;
+      last.probes = probes;
+      last.status = deepFreeze(status);
+    }
     return status;
   }
 
   // ---- the sync functions (PodSyncer) ---------------------------------------------------------
 
   /** SyncPod (current): generate and set the status; a terminal phase ends here (the worker then
-   *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod. */
-  *syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }> {
+   *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod (syncRuntime). */
+  syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
     const uid = pod.metadata?.uid ?? '';
-    this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
+    if (this.tracer.active === false) this.tracer.emit(UNREAD_WORKER_SYNC);
+    else this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     if (isPodPhaseTerminal(apiPodStatus.phase)) {
       this.sm.setPodStatus(pod, apiPodStatus);
-      return { isTerminal: true };
+      return SYNC_TERMINAL;
     }
     this.sm.setPodStatus(pod, apiPodStatus);
-    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    const results = yield* this.runtimeSyncPod(pod, podStatus);
-    this.updateReasonCache(uid, results);
-    return { isTerminal: false, err: this.syncError(results) };
+    return this.syncRuntime(pod, podStatus);
   }
 
   /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
@@ -611,15 +694,14 @@ export class Node implements PodSyncer {
   }
 
   /** syncPod (classic): generate and set the status; a deleted or Failed pod is killed (grace from
-   *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod. */
-  *syncPodClassic(o: UpdatePodOptions, podStatus: RuntimePodStatus): Proc<{ err?: string }> {
+   *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod (syncRuntime). */
+  syncPodClassic(o: UpdatePodOptions, podStatus: RuntimePodStatus): SyncOutcome<{ err?: string }> {
     const pod = o.pod;
     const uid = pod.metadata?.uid ?? '';
     this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType: o.updateType });
     if (o.updateType === 'kill') {
       this.sm.setPodStatus(pod, this.generateAPIPodStatus(pod, podStatus, false));
-      yield* this.killPod(pod, o.killPodOptions?.gracePeriodSecondsOverride);
-      return {};
+      return this.killPodThenOK(pod, o.killPodOptions?.gracePeriodSecondsOverride);
     }
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     this.sm.setPodStatus(pod, apiPodStatus);
@@ -627,25 +709,64 @@ export class Node implements PodSyncer {
       if (pod.metadata?.deletionTimestamp && this.runtime.hasRunningContainers(uid)) {
         this.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds: killContainerTimeoutSeconds('classic', pod, undefined) });
       }
-      yield* this.killPod(pod, undefined);
-      return {};
+      return this.killPodThenOK(pod, undefined);
     }
-    if (isStaticPod(pod)) yield* this.syncMirrorPod(pod);
-    const results = yield* this.runtimeSyncPod(pod, podStatus);
-    this.updateReasonCache(uid, results);
-    return { err: this.syncError(results) };
+    return this.syncRuntime(pod, podStatus);
   }
 
-  private syncError(results: StartResult[]): string | undefined {
-    const failed = results.filter((r) => r.error !== undefined);
-    if (failed.length === 0) return undefined;
-    return failed.map((r) => `failed to "StartContainer" for "${r.name}" with ${r.error}: "${r.message ?? ''}"`).join('; ');
+  /** classic syncPod's kill: killPod, then a sync without error. */
+  private *killPodThenOK(pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
+    yield* this.killPod(pod, gracePeriodOverride);
+    return SYNC_OK;
+  }
+
+  /** The end of a sync that goes on: the static pod's mirror upkeep, then kubeGenericRuntimeManager.
+   *  SyncPod — its actions, the pod kill if they ask for one, the rest (runtimeSyncPod) — and the
+   *  reason cache. Only the mirror upkeep and the kill wait: a sync that needs neither is done here
+   *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
+  private syncRuntime(pod: Pod, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+    if (isStaticPod(pod)) return this.syncRuntimeWaiting(pod, podStatus, undefined);
+    const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    if (changes.killPod) return this.syncRuntimeWaiting(pod, podStatus, changes);
+    return this.syncRuntimeEnd(pod, podStatus, changes);
+  }
+
+  /** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes
+   *  undefined); the pod kill if the actions ask for one. */
+  private *syncRuntimeWaiting(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
+    if (changes === undefined) {
+      yield* this.syncMirrorPod(pod);
+      changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
+    }
+    if (changes.killPod) yield* this.killPod(pod, undefined);
+    return this.syncRuntimeEnd(pod, podStatus, changes);
+  }
+
+  /** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */
+  private syncRuntimeEnd(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncPodResult {
+    const results = this.runtimeSyncPod(pod, podStatus, changes);
+    this.updateReasonCache(pod.metadata?.uid ?? '', results);
+    const err = this.syncError(results);
+    return err === undefined ? SYNC_OK : { isTerminal: false, err };
+  }
+
+  /** The sync's error: the failed starts' syncResult errors, joined by "; " (none: undefined). */
+  private syncError(results: readonly StartResult[]): string | undefined {
+    let err: string | undefined;
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      if (r.error === undefined) continue;
+      const text = r.text ?? startFailureText(r.name, r.error, r.message);
+      err = err === undefined ? text : `${err}; ${text}`;
+    }
+    return err;
   }
 
   /** reasonCache.Update: a failed start is remembered, a successful one forgotten. (An entry equal
    *  to the one kept is not replaced; every change bumps the pod's reasonVersions.) */
-  private updateReasonCache(uid: UID, results: StartResult[]): void {
-    for (const r of results) {
+  private updateReasonCache(uid: UID, results: readonly StartResult[]): void {
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
       let m = this.reasonCache.get(uid);
       if (r.error !== undefined) {
         if (m === undefined) this.reasonCache.set(uid, (m = new Map()));
@@ -676,49 +797,58 @@ export class Node implements PodSyncer {
 
   // ---- the runtime manager -------------------------------------------------------------------
 
-  /** kubeGenericRuntimeManager.SyncPod: kill the pod if asked, create the sandbox, start the next
-   *  init container(s), start the containers — each start subject to the restart back-off. */
-  private *runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus): Proc<StartResult[]> {
-    const changes = computePodActions(pod, podStatus, this.gen, this.gates, (id) => this.prober.get('startup', id));
-    const results: StartResult[] = [];
-    if (changes.killPod) {
-      yield* this.killPod(pod, undefined);
-      if (!changes.createSandbox) return results;
-    }
+  /** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's, the
+   *  only step that waits): create the sandbox, start the next init container(s), start the
+   *  containers — each start subject to the restart back-off. */
+  private runtimeSyncPod(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
+    let results = NO_RESULTS;
+    if (changes.killPod && !changes.createSandbox) return results;
     if (changes.createSandbox) this.runtime.runPodSandbox(pod);
-    const start = (c: Container): boolean => {
-      const backoff = this.doBackOff(pod, c, podStatus);
-      if (backoff !== undefined) {
-        results.push({ name: c.name, error: CRASH_LOOP_BACK_OFF, message: backoff });
-        this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff });
-        return false;
-      }
-      this.startContainer(pod, c);
-      results.push({ name: c.name });
-      return true;
-    };
     const inits = pod.spec?.initContainers ?? [];
     if (changes.nextInitContainerToStart !== undefined) {
-      if (!start(changes.nextInitContainerToStart)) return results;
+      const r = this.startWithBackOff(pod, changes.nextInitContainerToStart, podStatus);
+      results = withResult(results, r);
+      if (r.error !== undefined) return results;
     }
-    for (const idx of changes.initContainersToStart) {
-      const c = inits[idx];
-      if (!start(c) && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
+    for (let i = 0; i < changes.initContainersToStart.length; i++) {
+      const c = inits[changes.initContainersToStart[i]];
+      const r = this.startWithBackOff(pod, c, podStatus);
+      results = withResult(results, r);
+      if (r.error !== undefined && !isRestartableInitContainer(c, this.gen, this.gates)) return results;
     }
     const containers = pod.spec?.containers ?? [];
-    for (const idx of changes.containersToStart) start(containers[idx]);
+    for (let i = 0; i < changes.containersToStart.length; i++) results = withResult(results, this.startWithBackOff(pod, containers[changes.containersToStart[i]], podStatus));
     return results;
+  }
+
+  /** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
+   *  the container is started. Returns the start's result (an error: not started). */
+  private startWithBackOff(pod: Pod, c: Container, podStatus: RuntimePodStatus): StartResult {
+    const backoff = this.doBackOff(pod, c, podStatus);
+    if (backoff !== undefined) {
+      if (this.tracer.active === false) this.tracer.emit(UNREAD_RUNTIME_BACKOFF);
+      else this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
+      return backoff;
+    }
+    this.startContainer(pod, c);
+    return { name: c.name };
   }
 
   /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
    *  has passed since that instance finished; otherwise the back-off moves on. Returns the
-   *  CrashLoopBackOff message when in back-off. */
-  private doBackOff(pod: Pod, container: Container, podStatus: RuntimePodStatus): string | undefined {
-    const cStatus = podStatus.containers.find((c) => c.name === container.name && c.state === 'exited');
+   *  CrashLoopBackOff start result when in back-off. */
+  private doBackOff(pod: Pod, container: Container, podStatus: RuntimePodStatus): StartResult | undefined {
+    let cStatus: RuntimePodStatus['containers'][number] | undefined;
+    for (const c of podStatus.containers) {
+      if (c.name === container.name && c.state === 'exited') {
+        cStatus = c;
+        break;
+      }
+    }
     if (cStatus === undefined) return undefined;
     const ts = cStatus.finishedAtMs ?? this.engine.nowMs;
     const key = getStableKey(pod, container);
-    if (this.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffMessage(this.backoff.get(key), container.name, pod);
+    if (this.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffResult(this.backoff.get(key), container, pod);
     this.backoff.next(key, ts);
     return undefined;
   }
@@ -823,11 +953,10 @@ export class Node implements PodSyncer {
   /** HandlePodCleanups: prune pod workers, stop runtime pods nothing wants, RemoveOrphanedStatuses
    *  (regular and mirror pods of the pod manager), delete orphaned mirror pods, back-off GC. */
   *handlePodCleanups(): Proc<void> {
-    const allPods = this.pm.getPods();
     const mirrorPods = this.pm.getMirrorPods();
     if (this.workersCurrent) {
       // allPods: the pod manager's pods, asked by UID
-      const working = this.workersCurrent.syncKnownPods((uid) => this.pm.getPodByUID(uid) !== undefined);
+      const working = this.workersCurrent.syncKnownPods(this.inPodManager);
       for (const uid of this.runningPodsOutside(working)) {
         // an orphaned runtime pod: SyncTerminatingRuntimePod, grace 1 s
         // (runningPod.ToAPIPod(): every container a plain one, so no sidecar termination ordering)
@@ -836,14 +965,14 @@ export class Node implements PodSyncer {
       }
     } else {
       const desired = new Set<UID>();
-      for (const p of allPods) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
+      for (const p of this.pm.getPods()) if (!this.podIsTerminated(p)) desired.add(p.metadata?.uid ?? '');
       this.workersClassic!.forgetNonExistingPodWorkers(desired);
       for (const uid of this.runningPodsOutside(desired)) {
         const pod = this.runtime.podOf(uid);
         if (pod !== undefined) this.spawnKill(produce(pod, (d) => void (d.metadata && delete d.metadata.deletionGracePeriodSeconds)), undefined, 'pod-killer');
       }
     }
-    this.sm.removeOrphanedStatuses(this.podManagerUIDs(allPods, mirrorPods));
+    this.sm.removeOrphanedStatuses(this.podManagerUIDs(mirrorPods));
     for (const m of mirrorPods) {
       if (this.pm.getPodByMirrorPod(m) !== undefined) continue;
       if (this.workersCurrent?.isPodForMirrorPodTerminatingByFullName(podFullName(m))) continue;
@@ -852,16 +981,15 @@ export class Node implements PodSyncer {
     this.backoff.gc();
   }
 
-  /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused when
-   *  there are no mirror pods and it holds exactly the pods' UIDs: the pod manager's pods have
-   *  distinct UIDs, so as many UIDs all found in it are all of it. */
-  private podManagerUIDs(pods: readonly Pod[], mirrorPods: readonly Pod[]): ReadonlySet<UID> {
+  /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused while
+   *  the pod manager's uidVersion stands still (no UID added or removed since). */
+  private podManagerUIDs(mirrorPods: readonly Pod[]): ReadonlySet<UID> {
     const prev = this.lastPodManagerUIDs;
-    if (prev !== null && mirrorPods.length === 0 && prev.size === pods.length && pods.every((p) => prev.has(p.metadata?.uid ?? ''))) return prev;
+    if (prev !== null && prev.version === this.pm.uidVersion) return prev.uids;
     const uids = new Set<UID>();
-    for (const p of pods) uids.add(p.metadata?.uid ?? '');
+    for (const p of this.pm.getPods()) uids.add(p.metadata?.uid ?? '');
     for (const p of mirrorPods) uids.add(p.metadata?.uid ?? '');
-    this.lastPodManagerUIDs = uids;
+    this.lastPodManagerUIDs = { version: this.pm.uidVersion, uids };
     return uids;
   }
 
@@ -938,7 +1066,8 @@ export class Node implements PodSyncer {
       return;
     }
     const changed = this.prober.set(kind, podUID, c.id, value);
-    this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
+    if (this.tracer.active === false) this.tracer.emit(UNREAD_PROBE_RESULT);
+    else this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
     if (!changed) return;
     if (kind === 'readiness') this.sm.setContainerReadiness(podUID, c.id, value);
     else this.sm.setContainerStartup(podUID, c.id, value);

@@ -41,6 +41,7 @@ export class PodCache {
   /** UpdateTime: a relist completed; wake the workers waiting for it. */
   updateTime(): void {
     this.gen++;
+    if (this.waiters.length === 0) return;
     const ready = this.waiters.filter((w) => this.gen > w.minGen);
     this.waiters = this.waiters.filter((w) => this.gen <= w.minGen);
     for (const w of ready) w.d.resolve(this.engine, this.get(w.uid));
@@ -66,19 +67,22 @@ export interface PodLifecycleEvent {
 
 type PlegContainerState = 'running' | 'exited' | 'unknown' | 'non-existent';
 
-/** generateEvents */
-function generateEvents(uid: UID, id: string, name: string, oldState: PlegContainerState, newState: PlegContainerState): PodLifecycleEvent[] {
-  if (newState === oldState) return [];
-  const ev = (type: PodLifeCycleEventType): PodLifecycleEvent => ({ uid, type, containerID: id, container: name });
+/** generateEvents: the events of one container's change of state, appended to `events`. */
+function generateEvents(events: PodLifecycleEvent[], uid: UID, id: string, name: string, oldState: PlegContainerState, newState: PlegContainerState): void {
+  if (newState === oldState) return;
   switch (newState) {
     case 'running':
-      return [ev('ContainerStarted')];
+      events.push({ uid, type: 'ContainerStarted', containerID: id, container: name });
+      return;
     case 'exited':
-      return [ev('ContainerDied')];
+      events.push({ uid, type: 'ContainerDied', containerID: id, container: name });
+      return;
     case 'unknown':
-      return [ev('ContainerChanged')];
+      events.push({ uid, type: 'ContainerChanged', containerID: id, container: name });
+      return;
     case 'non-existent':
-      return oldState === 'exited' ? [ev('ContainerRemoved')] : [ev('ContainerDied'), ev('ContainerRemoved')];
+      if (oldState !== 'exited') events.push({ uid, type: 'ContainerDied', containerID: id, container: name });
+      events.push({ uid, type: 'ContainerRemoved', containerID: id, container: name });
   }
 }
 
@@ -89,11 +93,17 @@ function plegState(s: RuntimePodStatus['containers'][number]['state']): PlegCont
   return 'unknown';
 }
 
+/** Does the runtime status list the instance with this ID? */
+function hasInstance(status: RuntimePodStatus, id: string): boolean {
+  for (const c of status.containers) if (c.id === id) return true;
+  return false;
+}
+
 /** GenericPLEG: relists the runtime, diffs every container's state against the previous relist, fills
  *  the cache and hands the events to the kubelet. */
 export class GenericPLEG {
   /** podRecords: the container states of the previous relist. */
-  private readonly records = new Map<UID, Map<string, { name: string; state: PlegContainerState }>>();
+  private readonly records = new Map<UID, Map<string, { readonly name: string; state: PlegContainerState }>>();
   /** The pods whose runtime state changed (Runtime.onPodChange) since the previous relist; at first
    *  every pod the runtime holds. */
   private readonly changed = new Set<UID>();
@@ -120,23 +130,40 @@ export class GenericPLEG {
    *  would produce no event and keep their cached status). */
   relist(): void {
     this.relistCount++;
+    if (this.changed.size === 0) {
+      // nothing to diff (the shuffle of no pod draws nothing)
+      this.cache.updateTime();
+      return;
+    }
     const changed = [...this.changed];
     this.changed.clear();
-    // Go iterates podRecords, a map: a seeded order.
-    const order = this.rng.shuffle(changed.sort());
+    // Go iterates podRecords, a map: a seeded order. (One pod's shuffle draws nothing.)
+    const order = changed.length === 1 ? changed : this.rng.shuffle(changed.sort());
     const events: PodLifecycleEvent[] = [];
     for (const uid of order) {
       const status = this.runtime.getPodStatus(uid);
-      const old = this.records.get(uid) ?? new Map();
-      const cur = new Map<string, { name: string; state: PlegContainerState }>();
+      // The pod's records are brought up to date in place: the instances the runtime no longer lists
+      // leave, the others take their new state, new ones join at the end (they are the newest), so
+      // that the records stay in creation order, as a map rebuilt from this relist would be.
+      let records = this.records.get(uid);
+      if (records !== undefined) {
+        const rs = records;
+        rs.forEach((o, id) => {
+          if (hasInstance(status, id)) return;
+          generateEvents(events, uid, id, o.name, o.state, 'non-existent');
+          rs.delete(id); // (deleting the entry visited does not disturb the iteration)
+        });
+      }
       // oldest first, so that a pod's events come in the order its containers were created
       for (let i = status.containers.length - 1; i >= 0; i--) {
         const c = status.containers[i];
-        cur.set(c.id, { name: c.name, state: plegState(c.state) });
+        const state = plegState(c.state);
+        const o = records?.get(c.id);
+        generateEvents(events, uid, c.id, c.name, o?.state ?? 'non-existent', state);
+        if (o !== undefined) o.state = state;
+        else (records ??= new Map()).set(c.id, { name: c.name, state });
       }
-      for (const [id, o] of old) if (!cur.has(id)) events.push(...generateEvents(uid, id, o.name, o.state, 'non-existent'));
-      for (const [id, n] of cur) events.push(...generateEvents(uid, id, n.name, old.get(id)?.state ?? 'non-existent', n.state));
-      if (cur.size > 0) this.records.set(uid, cur);
+      if (records !== undefined && records.size > 0) this.records.set(uid, records);
       else this.records.delete(uid);
       this.cache.set(uid, status);
     }

@@ -15,9 +15,10 @@ export interface PodActions {
   createSandbox: boolean;
   /** classic: the one init container to start next. */
   nextInitContainerToStart?: Container;
-  /** current with sidecars: indices into spec.initContainers to start, in order. */
+  /** current with sidecars: indices into spec.initContainers to start, in order. (An empty list
+   *  may be a shared frozen one.) */
   initContainersToStart: number[];
-  /** Indices into spec.containers to start. */
+  /** Indices into spec.containers to start. (An empty list may be a shared frozen one.) */
   containersToStart: number[];
 }
 
@@ -63,8 +64,8 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: RuntimePodStatus
   return { next: inits[0], done: false };
 }
 
-/** computeInitContainerActions (current, sidecars on): which init containers to (re)start;
- *  returns whether the pod has initialized. Startup results gate a sidecar's "initialized". */
+/** computeInitContainerActions (current, sidecars on): which init containers to (re)start (a new
+ *  list in changes.initContainersToStart); returns whether the pod has initialized. Startup results gate a sidecar's "initialized". */
 function computeInitContainerActions(
   pod: Pod,
   podStatus: RuntimePodStatus,
@@ -74,6 +75,7 @@ function computeInitContainerActions(
 ): boolean {
   const inits = pod.spec?.initContainers ?? [];
   if (inits.length === 0) return true;
+  changes.initContainersToStart = [];
   // A regular container created or running proves the init containers ran; an exited one does not
   // (v1.28+, #120247: after a node reboot every container is exited and the new sandbox is not
   // initialized).
@@ -147,6 +149,17 @@ function computeInitContainerActions(
   return podHasInitialized;
 }
 
+/** The shared empty index list of a PodActions (frozen: a list that gets entries is a new one). */
+const NO_INDICES: number[] = Object.freeze([]) as unknown as number[];
+const NO_CONTAINERS: readonly Container[] = Object.freeze([]);
+
+/** list with idx appended: a new list in place of the shared empty one. */
+function withIndex(list: number[], idx: number): number[] {
+  if (list === NO_INDICES) return [idx];
+  list.push(idx);
+  return list;
+}
+
 /** computePodActions (no liveness probes, no spec changes, no in-place resize). */
 export function computePodActions(
   pod: Pod,
@@ -155,21 +168,22 @@ export function computePodActions(
   gates?: StatusFeatureGates,
   startupResult: (containerID: string) => boolean | undefined = () => undefined,
 ): PodActions {
-  const sidecars = gen === 'current' && (pod.spec?.initContainers ?? []).some((c) => isRestartableInitContainer(c, gen, gates));
-  const changes: PodActions = { killPod: false, createSandbox: false, initContainersToStart: [], containersToStart: [] };
-  const inits = pod.spec?.initContainers ?? [];
-  const containers = pod.spec?.containers ?? [];
+  const inits = pod.spec?.initContainers ?? NO_CONTAINERS;
+  const containers = pod.spec?.containers ?? NO_CONTAINERS;
+  let sidecars = false;
+  if (gen === 'current') for (let i = 0; i < inits.length && !sidecars; i++) sidecars = isRestartableInitContainer(inits[i], gen, gates);
+  const changes: PodActions = { killPod: false, createSandbox: false, initContainersToStart: NO_INDICES, containersToStart: NO_INDICES };
 
   // podSandboxChanged: no sandbox, or it is not ready
   const sandbox = podStatus.sandbox;
   if (sandbox === null || !sandbox.ready) {
     // a pod that must not restart does not get a second sandbox once its containers ran
     if (!shouldRestartOnFailure(pod) && sandbox !== null && podStatus.containers.length > 0) return changes;
-    const toStart: number[] = [];
-    containers.forEach((c, idx) => {
-      if ((pod.spec?.restartPolicy ?? '') === 'OnFailure' && containerSucceeded(c, podStatus)) return;
-      toStart.push(idx);
-    });
+    let toStart = NO_INDICES;
+    for (let idx = 0; idx < containers.length; idx++) {
+      if ((pod.spec?.restartPolicy ?? '') === 'OnFailure' && containerSucceeded(containers[idx], podStatus)) continue;
+      toStart = withIndex(toStart, idx);
+    }
     if (toStart.length === 0 && findNextInitContainerToRun(pod, podStatus).done) return changes;
     changes.createSandbox = true;
     if (inits.length > 0) {
@@ -197,17 +211,18 @@ export function computePodActions(
   }
 
   let keepCount = 0;
-  containers.forEach((c, idx) => {
+  for (let idx = 0; idx < containers.length; idx++) {
+    const c = containers[idx];
     const s = findContainerStatusByName(podStatus, c.name);
     if (s === undefined || s.state !== 'running') {
-      if (shouldContainerBeRestarted(c, pod, podStatus)) changes.containersToStart.push(idx);
-      return;
+      if (shouldContainerBeRestarted(c, pod, podStatus)) changes.containersToStart = withIndex(changes.containersToStart, idx);
+      continue;
     }
     keepCount++;
-  });
+  }
   if (keepCount === 0 && changes.containersToStart.length === 0) {
     changes.killPod = true;
-    if (sidecars) changes.initContainersToStart = [];
+    if (sidecars) changes.initContainersToStart = NO_INDICES;
   }
   return changes;
 }

@@ -38,16 +38,31 @@ export interface UpdatePodOptions {
   killPodOptions?: KillPodOptions;
 }
 
+/** What SyncPod returns: whether the pod reached a terminal phase, and the sync's error if any. */
+export interface SyncPodResult {
+  readonly isTerminal: boolean;
+  readonly err?: string;
+}
+
+/** A sync function's result, or, when the sync has to wait (upstream's call blocks), the process
+ *  that finishes it: most syncs wait for nothing and are done without a generator. */
+export type SyncOutcome<T extends object> = T | Proc<T>;
+
+/** Is this outcome the process that finishes the sync (rather than its result)? */
+function isProc<T extends object>(o: SyncOutcome<T>): o is Proc<T> {
+  return typeof (o as Partial<Proc<T>>).next === 'function';
+}
+
 /** What the pod workers call back into (the kubelet's sync functions). */
 export interface PodSyncer {
   /** current SyncPod: returns whether the pod reached a terminal phase. */
-  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): Proc<{ isTerminal: boolean; err?: string }>;
+  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): SyncOutcome<SyncPodResult>;
   /** current SyncTerminatingPod */
   syncTerminatingPod(pod: Pod, status: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }>;
   /** current SyncTerminatedPod */
   syncTerminatedPod(pod: Pod, status: RuntimePodStatus): Proc<{ err?: string }>;
   /** classic syncPod */
-  syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): Proc<{ err?: string }>;
+  syncPodClassic(o: UpdatePodOptions, status: RuntimePodStatus): SyncOutcome<{ err?: string }>;
 }
 
 /** The kubelet's work queue: when each pod is due for its next sync. */
@@ -143,7 +158,8 @@ export class PodWorkersCurrent {
     return this.statuses.get(uid);
   }
 
-  /** UpdatePod */
+  /** UpdatePod. The options object becomes the pending update (callers hand a new one, as to the
+   *  classic workers). */
   updatePod(options: UpdatePodOptions): void {
     const { engine, cache, tracer } = this.o;
     const pod = options.pod;
@@ -182,7 +198,7 @@ export class PodWorkersCurrent {
     }
 
     let wasGracePeriodShortened = false;
-    const opts: UpdatePodOptions = { ...options };
+    const opts = options;
     if (status.isTerminated()) {
       delete opts.killPodOptions;
     } else if (status.isTerminationRequested()) {
@@ -217,19 +233,19 @@ export class PodWorkersCurrent {
   }
 
   /** startPodSync: consume the pending update; null when there is none. */
-  private startPodSync(uid: UID): { workType: WorkType; options: UpdatePodOptions } | null {
+  private startPodSync(uid: UID): UpdatePodOptions | null {
     const status = this.statuses.get(uid);
     if (status === undefined) return null;
-    if (status.pendingUpdate === null) {
+    const options = status.pendingUpdate;
+    if (options === null) {
       status.working = false;
       return null;
     }
-    const update = { workType: status.workType(), options: status.pendingUpdate };
     status.pendingUpdate = null;
     this.podUpdates.get(uid)?.tryRecv();
     if (!status.isStarted()) status.startedAt = this.o.engine.nowMs;
-    status.mergeLastUpdate(update.options);
-    return update;
+    status.mergeLastUpdate(options);
+    return options;
   }
 
   /** podWorkerLoop */
@@ -239,28 +255,32 @@ export class PodWorkersCurrent {
     for (;;) {
       const r = yield* ch.recv();
       if (!r.ok) return;
-      const update = this.startPodSync(uid);
-      if (update === null) {
+      const options = this.startPodSync(uid);
+      if (options === null) {
         if (!this.statuses.has(uid)) return;
         continue;
       }
       const status = this.statuses.get(uid)!;
-      const pod = update.options.pod;
+      // the update's work type, as startPodSync found the status (syncing the pod changes it)
+      const workType = status.workType();
+      const pod = options.pod;
       status.syncing = true;
-      // wait until we see the next refresh from the PLEG via the cache
-      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
+      // wait until we see the next refresh from the PLEG via the cache (GetNewerThan, whose wait is
+      // skipped when a newer relist has already completed, as it usually has)
+      const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen);
       let err: string | undefined;
       let isTerminal = false;
       // (A sync taken before UpdatePod cancelled its context still runs in full: SyncPod checks no
       // ctx.Err() and runs the runtime's SyncPod on context.WithoutCancel; the termination queued
       // meanwhile is the next update.)
-      if (update.workType === 'terminated') {
+      if (workType === 'terminated') {
         err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
-      } else if (update.workType === 'terminating') {
+      } else if (workType === 'terminating') {
         status.startedTerminating = true; // acknowledgeTerminating
-        err = (yield* syncer.syncTerminatingPod(pod, rt, update.options.killPodOptions?.gracePeriodSecondsOverride)).err;
+        err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride)).err;
       } else {
-        const res = yield* syncer.syncPod(update.options.updateType, pod, update.options.mirrorPod, rt);
+        const o = syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
+        const res = isProc(o) ? yield* o : o;
         isTerminal = res.isTerminal;
         err = res.err;
       }
@@ -270,10 +290,10 @@ export class PodWorkersCurrent {
       let phaseTransition = false;
       if (err !== undefined) {
         tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(pod), { uid });
-      } else if (update.workType === 'terminated') {
+      } else if (workType === 'terminated') {
         this.completeTerminated(uid);
         return;
-      } else if (update.workType === 'terminating') {
+      } else if (workType === 'terminating') {
         this.completeTerminating(uid);
         phaseTransition = true;
       } else if (isTerminal) {
@@ -423,8 +443,9 @@ export class PodWorkersClassic {
       const r = yield* ch.recv();
       if (!r.ok) return;
       const update = r.value;
-      const rt = yield* cache.getNewerThan(uid, lastSyncGen);
-      const { err } = yield* syncer.syncPodClassic(update, rt);
+      const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen); // as podWorkerLoop's
+      const o = syncer.syncPodClassic(update, rt);
+      const { err } = isProc(o) ? yield* o : o;
       lastSyncGen = cache.generation;
       if (err !== undefined) tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(update.pod), { uid });
       this.wrapUp(uid, err);

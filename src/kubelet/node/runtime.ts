@@ -50,6 +50,8 @@ export class RuntimeContainer {
   killAtMs: number | undefined;
   /** Who is waiting in StopContainer (the SIGKILL is that call's; it goes if the caller dies). */
   killOwner: string | undefined;
+  /** status() of the exited instance: nothing of it changes once it exited. */
+  private exitedStatus: RuntimeContainerStatus | null = null;
 
   constructor(
     readonly id: string,
@@ -78,7 +80,9 @@ export class RuntimeContainer {
     for (const l of ls) l();
   }
 
+  /** The instance as the runtime reports it (kept once it exited: every relist of the pod lists it). */
   status(): RuntimeContainerStatus {
+    if (this.exitedStatus !== null) return this.exitedStatus;
     const s: {
       -readonly [K in keyof RuntimeContainerStatus]: RuntimeContainerStatus[K];
     } = {
@@ -94,6 +98,7 @@ export class RuntimeContainer {
     if (this.exitCode !== undefined) s.exitCode = this.exitCode;
     if (this.reason !== undefined) s.reason = this.reason;
     if (this.message !== undefined) s.message = this.message;
+    if (this.state === 'exited') this.exitedStatus = Object.freeze(s);
     return s;
   }
 }
