@@ -34,7 +34,7 @@ import { Deferred, type Engine, type Proc, type Process, type Rng, type Timer } 
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
 import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podFullName, podKey, type Container, type Pod, type PodStatus, type UID } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
-import type { LogLevel, TraceEvent, Tracer } from '../../model/trace.js';
+import { emitsNothing, type LogLevel, type TraceEvent, type Tracer } from '../../model/trace.js';
 import type { Attempt, KubeletConfig } from '../../scenario/types.js';
 import type { PodManagerApi, StatusManagerApi } from '../api.js';
 import { getPodConditionIndex, isRestartableInitContainer } from '../status/conditions.js';
@@ -248,11 +248,6 @@ function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Po
 const SYNC_OK: SyncPodResult = Object.freeze({ isTerminal: false });
 const SYNC_TERMINAL: SyncPodResult = Object.freeze({ isTerminal: true });
 
-/** Per-sync events as emitted when nothing reads the records (Tracer.active false: the tracer only
- *  counts them by type, so their fields are not rendered). */
-const UNREAD_WORKER_SYNC: TraceEvent = Object.freeze({ type: 'worker.sync', actor: 'kubelet' });
-const UNREAD_RUNTIME_BACKOFF: TraceEvent = Object.freeze({ type: 'runtime.backoff', actor: 'kubelet' });
-const UNREAD_PROBE_RESULT: TraceEvent = Object.freeze({ type: 'probe.result', actor: 'kubelet' });
 
 export class Node implements PodSyncer {
   readonly gen: Generation;
@@ -658,7 +653,7 @@ export class Node implements PodSyncer {
    *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod (syncRuntime). */
   syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
     const uid = pod.metadata?.uid ?? '';
-    if (this.tracer.active === false) this.tracer.emit(UNREAD_WORKER_SYNC);
+    if (emitsNothing(this.tracer)) this.tracer.skip!('worker.sync'); // (nothing reads it: counted, not built)
     else this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
     const apiPodStatus = this.generateAPIPodStatus(pod, podStatus, false);
     if (isPodPhaseTerminal(apiPodStatus.phase)) {
@@ -826,7 +821,7 @@ export class Node implements PodSyncer {
   private startWithBackOff(pod: Pod, c: Container, podStatus: RuntimePodStatus): StartResult {
     const backoff = this.doBackOff(pod, c, podStatus);
     if (backoff !== undefined) {
-      if (this.tracer.active === false) this.tracer.emit(UNREAD_RUNTIME_BACKOFF);
+      if (emitsNothing(this.tracer)) this.tracer.skip!('runtime.backoff'); // (nothing reads it: counted, not built)
       else this.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
       return backoff;
     }
@@ -1066,7 +1061,7 @@ export class Node implements PodSyncer {
       return;
     }
     const changed = this.prober.set(kind, podUID, c.id, value);
-    if (this.tracer.active === false) this.tracer.emit(UNREAD_PROBE_RESULT);
+    if (emitsNothing(this.tracer)) this.tracer.skip!('probe.result'); // (nothing reads it: counted, not built)
     else this.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
     if (!changed) return;
     if (kind === 'readiness') this.sm.setContainerReadiness(podUID, c.id, value);
