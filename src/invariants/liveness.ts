@@ -16,6 +16,7 @@
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';
+import { CONTAINER_GC_PERIOD_MS } from '../kubelet/node/node.js';
 import { Checker, type Feeds } from './checker.js';
 import type { InvariantWorld } from './ports.js';
 
@@ -161,7 +162,8 @@ export class StatusConverges extends LivenessChecker {
  * A gracefully deleted pod leaves the apiserver. Tracked from the write that sets its
  * deletionTimestamp (or from the start, for an object that already has one) until the watch shows
  * it DELETED. Due 2 × syncPeriod after the later of its deletionTimestamp (the grace deadline) and
- * the start of quiet; still there when due is a violation. Only pods this run's kubelet is
+ * the start of quiet (a classic kubelet with a simulated node: one ContainerGCPeriod more); still
+ * there when due is a violation. Only pods this run's kubelet is
  * responsible for count: on its node, not `only: apiserver`, and not held by finalizers (nothing in
  * the simulation removes finalizers). With `runtime: none` no pod workers stop containers or call
  * TerminatePod, so a pod counts only once the scenario has handed it to the status manager: it has
@@ -200,7 +202,10 @@ export class DeletionCompletes extends LivenessChecker {
 
   protected judge(t: number, since: number): void {
     if (this.deleting.size === 0) return;
-    const settle = this.quiet.settleMs;
+    // A classic kubelet deletes once no container of the pod is left in the runtime: when the
+    // container deletor did not remove them (the last one died before the kubelet saw the
+    // deletion), the container GC does, up to a ContainerGCPeriod later.
+    const settle = this.quiet.settleMs + (this.w.variant === 'classic' && this.w.runtime !== null ? CONTAINER_GC_PERIOD_MS : 0);
     for (const [uid, d] of this.deleting) {
       if (Math.max(d.deadlineMs, since) + settle > t) continue;
       const key = podKey(d.pod);

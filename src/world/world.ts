@@ -2,7 +2,7 @@
 // and the kubelet (pod manager, status manager and, with `runtime: simulated`, the node). It runs
 // the timeline steps and evaluates the scenario's expectations.
 import { produce } from 'immer';
-import { Engine, Rng, RunawayError, type Process } from '../engine/index.js';
+import { Engine, Rng, RunawayError, type Process, type Timer } from '../engine/index.js';
 import { ApiServer } from '../apiserver/index.js';
 import { NetworkClient, Network } from '../network/index.js';
 import { VClock, formatRfc3339 } from '../model/time.js';
@@ -136,6 +136,8 @@ export class World {
     this.kubelet!.node?.podAdded(pod);
   }
   private readonly kubeletOnlyPods = new Map<string, Pod>();
+  /** The comeback of a kubelet stopped by restartKubelet, while it is down. */
+  private pendingKubeletStart: Timer | null = null;
   /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops
    *  it: upstream calls TerminatePod and reads the cache of pods already gone from its config. */
   private readonly lastKnown = new Map<string, Pod>();
@@ -383,9 +385,17 @@ export class World {
         return;
       }
       case 'restartKubelet': {
+        // A restart while the kubelet is down (an earlier restart's downFor) replaces that one's
+        // comeback, as a restartApiserver while down does: there is never more than one kubelet.
         this.stopKubelet();
-        if (step.downForMs > 0) this.engine.after(step.downForMs, () => this.startKubelet(false));
-        else this.startKubelet(false);
+        this.pendingKubeletStart?.cancel();
+        this.pendingKubeletStart = null;
+        if (step.downForMs > 0) {
+          this.pendingKubeletStart = this.engine.after(step.downForMs, () => {
+            this.pendingKubeletStart = null;
+            this.startKubelet(false);
+          });
+        } else this.startKubelet(false);
         return;
       }
       case 'setPodStatus': {

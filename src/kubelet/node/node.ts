@@ -213,6 +213,9 @@ function podsDifferSemantically(a: Pod, b: Pod): boolean {
  *  error (reason) and message, and may carry its rendered error text. */
 type StartResult = { readonly name: string; readonly error?: string; readonly message?: string; readonly text?: string };
 
+/** ContainerGCPeriod (kubelet.go): how often the container garbage collector runs. */
+export const CONTAINER_GC_PERIOD_MS = 60_000;
+
 /** No start results (shared). */
 const NO_RESULTS: readonly StartResult[] = Object.freeze([]);
 
@@ -383,6 +386,7 @@ export class Node implements PodSyncer {
     this.spawn('pleg', this.plegLoop(period));
     this.spawn('sync-ticker', this.syncTickerLoop());
     this.spawn('housekeeping', this.housekeepingLoop());
+    if (this.gen === 'classic') this.spawn('container-gc', this.containerGCLoop());
   }
 
   /** The kubelet process dies: every process of this incarnation is killed and its timers are
@@ -438,6 +442,48 @@ export class Node implements PodSyncer {
       yield this.tuning.housekeepingPeriodMs;
       yield* this.handlePodCleanups();
     }
+  }
+
+  /** StartGarbageCollection's container GC (classic: v1.18–v1.20 kubelet.go, wait.Until at start,
+   *  then every ContainerGCPeriod). */
+  private *containerGCLoop(): Proc<void> {
+    for (;;) {
+      this.garbageCollectContainers();
+      yield CONTAINER_GC_PERIOD_MS;
+    }
+  }
+
+  /** containerGC.GarbageCollect, the part that changes what the kubelet sees: every exited container
+   *  of a pod that IsPodDeleted says is gone (not in the pod manager; evicted; or deleted with no
+   *  container running per its status) is removed, oldest first, so that the next relist drops it
+   *  from the cache — the classic PodResourcesAreReclaimed waits for that when the container
+   *  deletor was not run (the container died before the kubelet saw the deletion). Not modelled:
+   *  the per-container and node-wide limits on the dead instances of pods that still run
+   *  (MaxPerPodContainer 1, MaxContainers), and sandbox GC; neither changes a status. */
+  private garbageCollectContainers(): void {
+    const pods: UID[] = [];
+    for (const uid of this.runtime.podUIDsUnordered()) {
+      const st = this.runtime.getPodStatus(uid);
+      if (st.containers.some((c) => c.state === 'exited') && this.isPodDeletedClassic(uid)) pods.push(uid);
+    }
+    // evictUnits is a Go map: a seeded order (one pod's shuffle draws nothing)
+    pods.sort();
+    for (const uid of pods.length < 2 ? pods : this.rng.shuffle(pods)) {
+      const exited = this.runtime.getPodStatus(uid).containers.filter((c) => c.state === 'exited');
+      exited.sort((a, b) => a.createdAtMs - b.createdAtMs); // removeOldestN
+      for (const c of exited) this.runtime.removeContainer(c.id);
+    }
+  }
+
+  /** IsPodDeleted (classic, v1.18–v1.20 kubelet_pods.go): the pod is gone from the pod manager, or
+   *  its status (the status manager's, else the pod's) is evicted, or it is deleted and no container
+   *  runs per that status. */
+  private isPodDeletedClassic(uid: UID): boolean {
+    const pod = this.pm.getPodByUID(uid);
+    if (pod === undefined) return true;
+    const status = this.sm.getPodStatus(uid) ?? pod.status ?? {};
+    const evicted = status.phase === 'Failed' && status.reason === 'Evicted'; // eviction.PodIsEvicted
+    return evicted || (!!pod.metadata?.deletionTimestamp && notRunning(status.containerStatuses));
   }
 
   // ---- the config source's updates (HandlePodAdditions / Updates / Removes / Reconcile) ---------

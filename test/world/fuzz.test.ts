@@ -1,0 +1,155 @@
+// Robustness: random scenarios, written as YAML and loaded as a user's file would be, mixing pods
+// (restart policies, init containers, sidecars, probes, static pods, late creation) with random
+// timelines of the contract's node, apiserver and network actions. Whatever they do, a run must
+// end without throwing (a step that cannot apply is a step error, not a crash) and replay to the
+// same trace bytes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/index.js';
+import { runScenario } from '../../src/world/run.js';
+
+interface PodGen {
+  policy: 'Always' | 'OnFailure' | 'Never';
+  containers: number;
+  init: 'none' | 'plain' | 'sidecar';
+  probe: boolean;
+  run: Array<number | 'forever'>;
+  exit: number[];
+  term: 'ignore' | number;
+  createAt: number;
+}
+
+const podGen: fc.Arbitrary<PodGen> = fc.record({
+  policy: fc.constantFrom('Always', 'OnFailure', 'Never'),
+  containers: fc.integer({ min: 1, max: 2 }),
+  init: fc.constantFrom('none', 'plain', 'sidecar'),
+  probe: fc.boolean(),
+  run: fc.array(fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constant('forever' as const)), { minLength: 1, maxLength: 3 }),
+  exit: fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 3 }),
+  term: fc.oneof(fc.constant('ignore' as const), fc.integer({ min: 0, max: 5 })),
+  createAt: fc.constantFrom(0, 0, 0, 7),
+});
+
+/** The containers of a generated pod (init container last). */
+function containerNames(p: PodGen): string[] {
+  const names = Array.from({ length: p.containers }, (_, k) => `c${k}`);
+  return p.init === 'none' ? names : [...names, 'init'];
+}
+
+/** One timeline step as YAML flow text, on one of the pods and one of its containers. */
+const stepGen = (pods: PodGen[], hasStatic: boolean): fc.Arbitrary<string> =>
+  fc
+    .record({
+      at: fc.integer({ min: 0, max: 60 }),
+      pod: fc.integer({ min: 0, max: pods.length - 1 }),
+      containerIndex: fc.nat(),
+      kind: fc.integer({ min: 0, max: 15 }),
+      n: fc.integer({ min: 0, max: 20 }),
+      flag: fc.boolean(),
+    })
+    .map(({ at, pod, containerIndex, kind, n, flag }) => {
+      const p = `p${pod}`;
+      const names = containerNames(pods[pod]);
+      const container = names[containerIndex % names.length];
+      const action = [
+        `delete: { pod: ${p} }`,
+        `delete: { pod: ${p}, gracePeriodSeconds: ${n % 3 === 0 ? 0 : n} }`,
+        `recreate: { pod: ${p} }`,
+        `externalPatch: { pod: ${p}, status: { conditions: [{ type: Ready, status: "False", reason: NodeNotReady }] } }`,
+        `restartApiserver: { downFor: ${n}s }`,
+        flag ? 'partition: {}' : 'repair: {}',
+        `fail: { verbs: [${flag ? 'patch' : 'get'}], code: ${[404, 409, 429, 500][n % 4]}, count: ${1 + (n % 3)} }`,
+        `exit: { pod: ${p}, container: ${container}, code: ${n % 3} }`,
+        `oom: { pod: ${p}, container: ${container} }`,
+        `ready: { pod: ${p}, container: ${container}, value: ${flag} }`,
+        `started: { pod: ${p}, container: ${container}, value: ${flag} }`,
+        `restartKubelet: { downFor: ${n % 12}s }`,
+        `syncBatch: { all: ${flag} }`,
+        `create: { pod: ${p} }`,
+        hasStatic ? `deleteMirror: { pod: static-node-a }` : `syncBatch: { all: true }`,
+        `latency: ${1 + n}ms..${5 + 2 * n}ms`,
+      ][kind];
+      return `    - { at: ${at}s, ${action} }`;
+    });
+
+const scenarioGen = fc
+  .record({
+    gen: fc.constantFrom('classic', 'current'),
+    seed: fc.integer({ min: 1, max: 1000 }),
+    pods: fc.array(podGen, { minLength: 1, maxLength: 4 }),
+    staticPod: fc.boolean(),
+  })
+  .chain((s) => fc.record({ s: fc.constant(s), steps: fc.array(stepGen(s.pods, s.staticPod), { maxLength: 8 }) }))
+  .map(({ s, steps }) => {
+    const lines = [
+      'apiVersion: kss/v1alpha1',
+      'kind: Scenario',
+      'metadata: { name: fuzz }',
+      'spec:',
+      `  seed: ${s.seed}`,
+      '  until: 90s',
+      `  kubelet: { statusManager: ${s.gen} }`,
+      '  pods:',
+    ];
+    s.pods.forEach((p, i) => {
+      const names = containerNames(p).filter((n) => n !== 'init');
+      const probe = p.probe ? ', readinessProbe: { httpGet: { path: /, port: 80 } }' : '';
+      const containers = names.map((n) => `{ name: ${n}, image: app${probe} }`).join(', ');
+      const init = p.init === 'none' ? '' : `, initContainers: [{ name: init, image: init${p.init === 'sidecar' ? ', restartPolicy: Always' : ''} }]`;
+      const attempts = p.run.map((r, k) => (r === 'forever' ? `{ run: forever, term: ${p.term === 'ignore' ? 'ignore' : `${p.term}s`} }` : `{ run: ${r}s, exit: ${p.exit[k % p.exit.length]} }`)).join(', ');
+      const behaviour = containerNames(p).map((n) => `${n}: [${attempts}]`).join(', ');
+      const createAt = p.createAt === 0 ? '' : `createAt: ${p.createAt}s, `;
+      lines.push(`    - { metadata: { name: p${i} }, spec: { restartPolicy: ${p.policy}, terminationGracePeriodSeconds: 10, containers: [${containers}]${init} }, x-kss: { ${createAt}containers: { ${behaviour} } } }`);
+    });
+    if (s.staticPod) {
+      lines.push('  staticPods:');
+      lines.push('    - { metadata: { name: static }, spec: { containers: [{ name: c0, image: app }] } }');
+    }
+    lines.push('  timeline:');
+    if (steps.length === 0) lines.push('    []');
+    else lines.push(...steps);
+    return lines.join('\n') + '\n';
+  });
+
+describe('random scenarios', () => {
+  it('never crash, and replay byte for byte', () => {
+    fc.assert(
+      fc.property(scenarioGen, (text) => {
+        const loaded = loadScenario(text, 'fuzz.yaml');
+        if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
+        const a = runScenario(loaded.scenario, { keepTrace: true });
+        const b = runScenario(loaded.scenario, { keepTrace: true });
+        expect(a.end === 'until' || a.end === 'idle').toBe(true);
+        expect(JSON.stringify(b.trace)).toBe(JSON.stringify(a.trace));
+      }),
+      { numRuns: Number(process.env.KSS_FUZZ_RUNS ?? 60), seed: Number(process.env.KSS_FUZZ_SEED ?? 20261129) },
+    );
+  });
+});
+
+describe('restartKubelet while the kubelet is down', () => {
+  it('the later restart decides when it comes back: never two kubelets', () => {
+    const text = [
+      'apiVersion: kss/v1alpha1',
+      'kind: Scenario',
+      'metadata: { name: double-restart }',
+      'spec:',
+      '  until: 60s',
+      '  pods:',
+      '    - { metadata: { name: web }, spec: { containers: [{ name: main, image: nginx }] } }',
+      '  timeline:',
+      '    - { at: 10s, restartKubelet: { downFor: 11s } }',
+      '    - { at: 11s, restartKubelet: { downFor: 11s } }',
+      '',
+    ].join('\n');
+    const loaded = loadScenario(text, 'double-restart.yaml');
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    const r = runScenario(loaded.scenario, { keepTrace: true });
+    const starts = r.trace.filter((e) => e.type === 'kubelet.start').map((e) => [e.t, e.incarnation]);
+    expect(starts).toEqual([
+      [0, 1],
+      [22_000, 2],
+    ]);
+    expect(r.unexpectedViolations).toEqual([]);
+  });
+});
