@@ -16,7 +16,7 @@
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';
-import { CONTAINER_GC_PERIOD_MS } from '../kubelet/node/node.js';
+import { CONTAINER_GC_PERIOD_MS, DEFAULT_NODE_TUNING } from '../kubelet/node/node.js';
 import { Checker, type Feeds } from './checker.js';
 import type { InvariantWorld } from './ports.js';
 
@@ -80,8 +80,10 @@ abstract class LivenessChecker extends Checker {
  * It is judged again when its apiserver object changes after that (a later write must not undo
  * it). Entries with nothing to converge to are skipped, as `divergence` does: a pod the pod manager
  * no longer has, an apiserver object that is gone or has another UID. A static pod without a mirror
- * counts as not converged with `runtime: simulated` (the kubelet creates mirrors), and is skipped
- * with `runtime: none` (only a `createMirror` step does).
+ * counts as not converged with `runtime: simulated` (the kubelet creates mirrors; one it failed to
+ * create is tried again on the pod's next resync, so such an entry is due that much later, and
+ * its clock starts again when the mirror appears), and is skipped with `runtime: none` (only a
+ * `createMirror` step does).
  */
 export class StatusConverges extends LivenessChecker {
   /** Each pod key's cache entry (the UID of its last status.set) and when it was last set. */
@@ -104,10 +106,14 @@ export class StatusConverges extends LivenessChecker {
     feeds.onTrace(['status.set'], (r) => {
       if (r.pod !== undefined && typeof r.uid === 'string') this.entrySet(r.pod, r.uid, r.t);
     });
-    // A write after a key was judged is judged again (a later write must not undo convergence).
-    feeds.onApiChange(({ next }) => {
+    feeds.onApiChange(({ type, next }) => {
       const key = podKey(next);
-      if (this.judgedAt.has(key)) this.push(this.w.engine.nowMs, key);
+      // A static pod's status can only reach a mirror that exists: its clock starts again when
+      // the kubelet creates one.
+      const e = this.entries.get(key);
+      if (type === 'ADDED' && isMirrorPod(next) && e !== undefined) this.entrySet(key, e.uid, this.w.engine.nowMs);
+      // A write after a key was judged is judged again (a later write must not undo convergence).
+      else if (this.judgedAt.has(key)) this.push(this.w.engine.nowMs, key);
     });
   }
 
@@ -126,7 +132,10 @@ export class StatusConverges extends LivenessChecker {
       const { key } = this.due.pop()!;
       const e = this.entries.get(key);
       if (e === undefined || this.hasReported(key) || this.judgedAt.get(key) === t) continue;
-      const dueMs = Math.max(e.setMs, since) + settle;
+      let dueMs = Math.max(e.setMs, since) + settle;
+      // A mirror pod the kubelet failed to create is tried again on the static pod's next sync:
+      // its worker's resync (SyncFrequency), picked up by the next tick of the sync loop.
+      if (this.w.runtime !== null && this.lacksMirror(e.uid)) dueMs += DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs;
       if (dueMs > t) {
         this.push(dueMs, key); // quiet began after the entry was set
         continue;
@@ -135,6 +144,13 @@ export class StatusConverges extends LivenessChecker {
       const why = this.divergence(e.uid);
       if (why !== undefined) this.violation(key, why);
     }
+  }
+
+  /** A static pod (of the kubelet's pod manager) that has no mirror pod. */
+  private lacksMirror(uid: UID): boolean {
+    const kl = this.w.kubelet();
+    const pod = kl?.podManager.getPodByUID(uid);
+    return pod !== undefined && isStaticPod(pod) && kl!.podManager.getMirrorPodByPod(pod) === undefined;
   }
 
   /** Why this entry's apiserver object does not hold its cached status, or undefined. */
