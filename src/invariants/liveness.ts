@@ -178,8 +178,9 @@ export class StatusConverges extends LivenessChecker {
  * A gracefully deleted pod leaves the apiserver. Tracked from the write that sets its
  * deletionTimestamp (or from the start, for an object that already has one) until the watch shows
  * it DELETED. Due 2 × syncPeriod after the later of its deletionTimestamp (the grace deadline) and
- * the start of quiet (a classic kubelet with a simulated node: one ContainerGCPeriod more); still
- * there when due is a violation. Only pods this run's kubelet is
+ * the start of quiet (a classic kubelet with a simulated node: one ContainerGCPeriod more; a
+ * mirror pod, which its static pod's sync deletes: one pod resync more); still there when due is
+ * a violation. Only pods this run's kubelet is
  * responsible for count: on its node, not `only: apiserver`, and not held by finalizers (nothing in
  * the simulation removes finalizers). With `runtime: none` no pod workers stop containers or call
  * TerminatePod, so a pod counts only once the scenario has handed it to the status manager: it has
@@ -223,7 +224,10 @@ export class DeletionCompletes extends LivenessChecker {
     // deletion), the container GC does, up to a ContainerGCPeriod later.
     const settle = this.quiet.settleMs + (this.w.variant === 'classic' && this.w.runtime !== null ? CONTAINER_GC_PERIOD_MS : 0);
     for (const [uid, d] of this.deleting) {
-      if (Math.max(d.deadlineMs, since) + settle > t) continue;
+      // A mirror pod is deleted by its static pod's sync (mirror upkeep), not by the status
+      // manager: one whose delete failed is tried again on the pod's next resync.
+      const extra = this.w.runtime !== null && isMirrorPod(d.pod) ? DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs : 0;
+      if (Math.max(d.deadlineMs, since) + settle + extra > t) continue;
       const key = podKey(d.pod);
       if (this.hasReported(key) || !this.responsible(d.pod)) continue;
       this.violation(key, `still in the apiserver ${t - d.deadlineMs}ms after its deletionTimestamp ${d.pod.metadata?.deletionTimestamp} (uid ${uid})`);

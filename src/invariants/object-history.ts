@@ -172,14 +172,26 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
   /** Per pod ("ns/name", so a static pod's cache and its mirror meet) and condition type: the status
    *  the kubelet last cached, and how many times it changed. */
   private readonly cached = new Map<string, Map<string, { status: string | undefined; flips: number }>>();
-  /** Per object UID and condition type: the flip count when its last version was written. */
+  /** Per pod: the flip counts of each condition type as of each version of its cache entry (the
+   *  entry's current life: a version 1 starts it afresh). */
+  private readonly atVersion = new Map<string, Map<number, Map<string, number>>>();
+  /** Per pod: the cache version of the kubelet's status sync in flight (status.sync until its
+   *  patch is served or the sync is skipped). A batch syncs the entry it collected, which may be
+   *  older than the cache by the time its patch lands: what that write carries is judged against
+   *  the flips as of that version. */
+  private readonly syncing = new Map<string, number>();
+  /** Per object UID and condition type: the flip count of its last written version. */
   private readonly atWrite = new Map<string, number>();
 
   constructor(feeds: Feeds) {
     super('transition-time-honest', feeds);
-    feeds.onTrace(['status.set'], (r) => {
-      const entry = r.pod && typeof r.uid === 'string' ? this.w.kubelet()?.statusManager.cachedEntry(r.uid) : undefined;
-      if (!entry || !r.pod) return;
+    feeds.onTrace(['status.set', 'status.sync', 'status.skip', 'api.patch'], (r) => {
+      if (!r.pod) return;
+      if (r.type === 'status.sync' && typeof r.version === 'number') this.syncing.set(r.pod, r.version);
+      else if (r.type === 'status.skip' || (r.type === 'api.patch' && r.actor === 'kubelet')) this.syncing.delete(r.pod);
+      if (r.type !== 'status.set') return;
+      const entry = typeof r.uid === 'string' ? this.w.kubelet()?.statusManager.cachedEntry(r.uid) : undefined;
+      if (!entry) return;
       let byType = this.cached.get(r.pod);
       if (byType === undefined) this.cached.set(r.pod, (byType = new Map()));
       for (const c of entry.status.conditions ?? []) {
@@ -190,6 +202,11 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
           seen.flips++;
         }
       }
+      let versions = this.atVersion.get(r.pod);
+      if (versions === undefined || entry.version === 1) this.atVersion.set(r.pod, (versions = new Map()));
+      const counts = new Map<string, number>();
+      byType.forEach((v, type) => counts.set(type, v.flips));
+      versions.set(entry.version, counts);
     });
     // After the judgement of a write (listeners run in order), remember the counts it was judged at.
     feeds.onApiChange((c) => {
@@ -199,7 +216,12 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
     });
   }
 
+  /** The flips of a condition type as of what is being written now: the version of the kubelet's
+   *  sync in flight, else the cache as it is. */
   private flips(key: string, type: string): number {
+    const v = this.syncing.get(key);
+    const asOf = v === undefined ? undefined : this.atVersion.get(key)?.get(v);
+    if (asOf !== undefined) return asOf.get(type) ?? 0;
     return this.cached.get(key)?.get(type)?.flips ?? 0;
   }
 
