@@ -111,10 +111,100 @@ const scenarioGen = fc
     return lines.join('\n') + '\n';
   });
 
+/** A status a pod worker might hand SetPodStatus (container c0 of the pod), as YAML flow text. */
+const statusGen: fc.Arbitrary<string> = fc
+  .record({
+    phase: fc.constantFrom('Pending', 'Running', 'Succeeded', 'Failed'),
+    ready: fc.boolean(),
+    state: fc.constantFrom('running', 'terminated', 'waiting', 'none'),
+    exit: fc.constantFrom(0, 1, 137),
+    at: fc.integer({ min: 0, max: 59 }),
+    disruption: fc.boolean(),
+  })
+  .map(({ phase, ready, state, exit, at, disruption }) => {
+    const t = `2026-01-01T00:00:${String(at).padStart(2, '0')}Z`;
+    const st =
+      state === 'running' ? `{ running: { startedAt: "${t}" } }` : state === 'terminated' ? `{ terminated: { exitCode: ${exit}, startedAt: "${t}", finishedAt: "${t}" } }` : state === 'waiting' ? '{ waiting: { reason: ContainerCreating } }' : '{}';
+    const conditions = [`{ type: Ready, status: "${ready ? 'True' : 'False'}" }`, `{ type: ContainersReady, status: "${ready ? 'True' : 'False'}" }`, '{ type: PodScheduled, status: "True" }'];
+    if (disruption) conditions.push('{ type: DisruptionTarget, status: "True", reason: EvictionByEvictionAPI }');
+    return `{ phase: ${phase}, conditions: [${conditions.join(', ')}], containerStatuses: [{ name: c0, ready: ${ready}, restartCount: 0, image: app, state: ${st} }] }`;
+  });
+
+/** A scenario under `runtime: none`: the status manager's own API driven by steps. */
+const statusManagerScenarioGen = fc
+  .record({
+    gen: fc.constantFrom('classic', 'current'),
+    seed: fc.integer({ min: 1, max: 1000 }),
+    pods: fc.integer({ min: 1, max: 3 }),
+    capacity: fc.constantFrom(1, 2, 1000),
+  })
+  .chain((s) =>
+    fc.record({
+      s: fc.constant(s),
+      steps: fc.array(
+        fc.record({ at: fc.integer({ min: 0, max: 40 }), pod: fc.integer({ min: 0, max: s.pods - 1 }), kind: fc.integer({ min: 0, max: 16 }), status: statusGen, flag: fc.boolean(), n: fc.integer({ min: 0, max: 9 }) }),
+        { maxLength: 10 },
+      ),
+    }),
+  )
+  .map(({ s, steps }) => {
+    const lines = [
+      'apiVersion: kss/v1alpha1',
+      'kind: Scenario',
+      'metadata: { name: fuzz-status-manager }',
+      'spec:',
+      `  seed: ${s.seed}`,
+      '  until: 60s',
+      `  kubelet: { statusManager: ${s.gen}, runtime: none, statusChannelCapacity: ${s.capacity} }`,
+      '  pods:',
+    ];
+    for (let i = 0; i < s.pods; i++) lines.push(`    - { metadata: { name: p${i} }, spec: { containers: [{ name: c0, image: app }] } }`);
+    lines.push('  timeline:');
+    if (steps.length === 0) lines.push('    []');
+    for (const { at, pod, kind, status, flag, n } of steps) {
+      const p = `p${pod}`;
+      const action = [
+        `setPodStatus: { pod: ${p}, status: ${status} }`,
+        `setPodStatus: { pod: ${p}, status: ${status} }`,
+        `setPodStatus: { pod: ${p}, status: ${status} }`,
+        `setContainerReadiness: { pod: ${p}, container: c0, ready: ${flag} }`,
+        `setContainerStartup: { pod: ${p}, container: c0, started: ${flag} }`,
+        `terminatePod: { pod: ${p} }`,
+        `removeOrphanedStatuses: { keep: [${flag ? p : ''}] }`,
+        `syncBatch: { all: ${flag} }`,
+        `markDeleted: { pod: ${p} }`,
+        `setDeletionSafety: { pod: ${p}, podResourcesReclaimed: ${flag}, podCouldHaveRunningContainers: ${!flag} }`,
+        `setApiStatusVersion: { pod: ${p}, version: ${n} }`,
+        `externalPatch: { pod: ${p}, status: { conditions: [{ type: Ready, status: "False", lastTransitionTime: "2026-01-01T00:00:${String(at).padStart(2, '0')}Z" }] } }`,
+        `delete: { pod: ${p}, gracePeriodSeconds: ${flag ? 0 : 30} }`,
+        `recreate: { pod: ${p} }`,
+        `fail: { verbs: [${flag ? 'patch' : 'get'}], code: ${[404, 409, 429, 500][n % 4]}, count: ${1 + (n % 3)} }`,
+        flag ? 'partition: {}' : 'repair: {}',
+        `restartKubelet: { downFor: ${n}s }`,
+      ][kind];
+      lines.push(`    - { at: ${at}s, ${action} }`);
+    }
+    return lines.join('\n') + '\n';
+  });
+
 describe('random scenarios', () => {
   it('never crash, and replay byte for byte', () => {
     fc.assert(
       fc.property(scenarioGen, (text) => {
+        const loaded = loadScenario(text, 'fuzz.yaml');
+        if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
+        const a = runScenario(loaded.scenario, { keepTrace: true });
+        const b = runScenario(loaded.scenario, { keepTrace: true });
+        expect(a.end === 'until' || a.end === 'idle').toBe(true);
+        expect(JSON.stringify(b.trace)).toBe(JSON.stringify(a.trace));
+      }),
+      { numRuns: Number(process.env.KSS_FUZZ_RUNS ?? 60), seed: Number(process.env.KSS_FUZZ_SEED ?? 20261129) },
+    );
+  });
+
+  it('with runtime: none, driven through the status manager\'s own API, never crash either', () => {
+    fc.assert(
+      fc.property(statusManagerScenarioGen, (text) => {
         const loaded = loadScenario(text, 'fuzz.yaml');
         if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
         const a = runScenario(loaded.scenario, { keepTrace: true });
