@@ -697,7 +697,7 @@ export class Node implements PodSyncer {
 
   /** SyncPod (current): generate and set the status; a terminal phase ends here (the worker then
    *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod (syncRuntime). */
-  syncPod(updateType: SyncPodType, pod: Pod, _mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+  syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
     const uid = pod.metadata?.uid ?? '';
     if (emitsNothing(this.tracer)) this.tracer.skip!('worker.sync'); // (nothing reads it: counted, not built)
     else this.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
@@ -707,7 +707,7 @@ export class Node implements PodSyncer {
       return SYNC_TERMINAL;
     }
     this.sm.setPodStatus(pod, apiPodStatus);
-    return this.syncRuntime(pod, podStatus);
+    return this.syncRuntime(pod, mirrorPod, podStatus);
   }
 
   /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
@@ -752,7 +752,7 @@ export class Node implements PodSyncer {
       }
       return this.killPodThenOK(pod, undefined);
     }
-    return this.syncRuntime(pod, podStatus);
+    return this.syncRuntime(pod, o.mirrorPod, podStatus);
   }
 
   /** classic syncPod's kill: killPod, then a sync without error. */
@@ -765,18 +765,18 @@ export class Node implements PodSyncer {
    *  SyncPod — its actions, the pod kill if they ask for one, the rest (runtimeSyncPod) — and the
    *  reason cache. Only the mirror upkeep and the kill wait: a sync that needs neither is done here
    *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
-  private syncRuntime(pod: Pod, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
-    if (isStaticPod(pod)) return this.syncRuntimeWaiting(pod, podStatus, undefined);
+  private syncRuntime(pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+    if (isStaticPod(pod)) return this.syncRuntimeWaiting(pod, mirrorPod, podStatus, undefined);
     const changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
-    if (changes.killPod) return this.syncRuntimeWaiting(pod, podStatus, changes);
+    if (changes.killPod) return this.syncRuntimeWaiting(pod, undefined, podStatus, changes);
     return this.syncRuntimeEnd(pod, podStatus, changes);
   }
 
   /** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes
    *  undefined); the pod kill if the actions ask for one. */
-  private *syncRuntimeWaiting(pod: Pod, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
+  private *syncRuntimeWaiting(pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
     if (changes === undefined) {
-      yield* this.syncMirrorPod(pod);
+      yield* this.syncMirrorPod(pod, mirrorPod);
       changes = computePodActions(pod, podStatus, this.gen, this.gates, this.startupResult);
     }
     if (changes.killPod) yield* this.killPod(pod, undefined);
@@ -824,10 +824,12 @@ export class Node implements PodSyncer {
 
   // ---- mirror pods ---------------------------------------------------------------------------
 
-  /** The static pod's mirror: delete it when it is being deleted or carries another hash, create it
-   *  when missing (or just deleted). */
-  private *syncMirrorPod(pod: Pod): Proc<void> {
-    const mirror = this.pm.getMirrorPodByPod(pod);
+  /** The static pod's mirror, as the update handed to the worker gave it (the pod manager's when it
+   *  was dispatched; for a removed mirror, the removed one): delete it when it is being deleted or
+   *  carries another hash, create it when missing (or just deleted). A stale mirror costs a request
+   *  that fails (a delete whose UID precondition no longer holds, a create that finds the name
+   *  taken), as upstream's does. */
+  private *syncMirrorPod(pod: Pod, mirror: Pod | undefined): Proc<void> {
     let deleted = false;
     if (mirror !== undefined && (mirror.metadata?.deletionTimestamp || !isMirrorPodOf(mirror, pod))) {
       this.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
