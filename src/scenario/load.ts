@@ -2,7 +2,7 @@
 // issue found, each pointing at its place in the file.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { scenarioSchema } from './schema.js';
@@ -45,7 +45,24 @@ function load(text: string, file: string, hash: string): LoadResult {
   }
   if (doc.contents === null) return { ok: false, issues: [{ code: 'EMPTY_FILE', message: 'the file holds no YAML document', file, line: 1, col: 1, path: '' }] };
 
-  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  // An alias whose anchor is not set before it, or aliases that expand too far, make toJS throw:
+  // they are issues of the file like any other.
+  const aliasIssues: Issue[] = [];
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) === undefined) {
+        const r = node.range;
+        aliasIssues.push({ code: 'YAML_ALIAS', message: `unresolved alias *${node.source}: the anchor &${node.source} must be set before the alias`, file, ...(r ? at(r[0], r[1]) : { line: 1, col: 1 }), path: '' });
+      }
+    },
+  });
+  if (aliasIssues.length > 0) return { ok: false, issues: tidy(aliasIssues) };
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    return { ok: false, issues: [{ code: 'YAML_ALIAS', message: `the document cannot be read: ${(e as Error).message}`, file, line: 1, col: 1, path: '' }] };
+  }
   const drafts: Draft[] = [];
   const parsed = scenarioSchema.safeParse(data, { reportInput: true, error: annotate });
   if (!parsed.success) for (const iss of parsed.error.issues) drafts.push(...fromZod(iss));
