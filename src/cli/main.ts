@@ -7,6 +7,21 @@ import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
 
+/** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
+ *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
+function numberOption(name: string, opts: { int?: boolean; min?: number } = {}): (v: unknown) => number | undefined {
+  return (v) => {
+    if (v === undefined) return undefined;
+    const n = typeof v === 'number' ? v : Number(v);
+    const what = `${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}`;
+    if (!Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
+      const got = typeof v === 'number' && Number.isNaN(v) ? 'something that is not a number' : JSON.stringify(Array.isArray(v) ? v.join(' ') : v);
+      throw new Error(`--${name}: expected ${what}, got ${got}`);
+    }
+    return n;
+  };
+}
+
 export async function main(argv: string[], io: CliIO): Promise<number> {
   let code = 0;
   let usageError: string | undefined;
@@ -19,15 +34,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       (y) =>
         y
           .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
-          .option('seed', { type: 'number', describe: 'seed (overrides spec.seed)' })
+          .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
           .option('until', { type: 'string', describe: 'virtual end time, a Go duration (overrides spec.until)' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'status manager generation (overrides spec.kubelet.statusManager)' })
           .option('trace', { type: 'string', describe: 'write the trace as JSON Lines to FILE (whole or not at all)' })
           .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
           .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
           .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
-          .option('max-events', { type: 'number', describe: 'stop a runaway run after this many events (default 50,000,000)' }),
+          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' }),
       (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = runCommand(
           {
             scenario: a.scenario as string,
@@ -53,19 +69,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           .option('tag', { type: 'string', array: true, describe: 'only scenarios with this tag (repeatable: any of them)' })
           .option('grep', { type: 'string', describe: 'only scenarios whose name or path matches this regular expression' })
           .option('shard', { type: 'string', describe: 'i/n: run the i-th of n disjoint parts of the sorted list' })
-          .option('seeds', { type: 'number', default: 1, describe: 'run each scenario under N consecutive seeds' })
-          .option('seed', { type: 'number', describe: 'first seed (default: each scenario\'s spec.seed)' })
+          .option('seeds', { type: 'number', default: 1, coerce: numberOption('seeds', { int: true, min: 1 }), describe: 'run each scenario under N consecutive seeds' })
+          .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'first seed (default: each scenario\'s spec.seed)' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'run every scenario under this generation' })
-          .option('jobs', { alias: 'j', type: 'number', describe: 'worker threads (default min(CPUs, 4)); 1 runs in-process' })
+          .option('jobs', { alias: 'j', type: 'number', coerce: numberOption('jobs', { int: true, min: 1 }), describe: 'worker threads (default min(CPUs, 4)); 1 runs in-process' })
           .option('reporter', { choices: ['pretty', 'junit', 'json'] as const, default: 'pretty' as const, describe: 'report format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the junit/json report to FILE (whole or not at all)' })
           .option('update', { type: 'boolean', default: false, describe: 'write or rewrite the golden files' })
           .option('ci', { type: 'boolean', default: false, describe: 'a missing golden file fails its scenario' })
           .option('bail', { type: 'boolean', default: false, describe: 'stop after the first failure' })
-          .option('timeout', { type: 'number', describe: 'wall-clock seconds per case before it fails (worker mode)' })
-          .option('max-events', { type: 'number', describe: 'stop a runaway run after this many events' })
+          .option('timeout', { type: 'number', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (worker mode)' })
+          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
           .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' }),
       async (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = await testCommand(
           {
             paths: (a.paths as string[] | undefined) ?? [],
@@ -95,8 +112,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       (y) =>
         y
           .positional('trace', { type: 'string', demandOption: true, describe: 'a trace written by kss run --trace' })
-          .option('max-events', { type: 'number', describe: 'stop a runaway run after this many events' }),
+          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' }),
       (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = replayCommandRun({ trace: a.trace as string, maxEvents: a['max-events'] }, io);
       },
     )
@@ -105,6 +123,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       'check scenario files without running them',
       (y) => y.positional('scenarios', { type: 'string', array: true, demandOption: true, describe: 'scenario files or folders' }),
       (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = validateCommand({ scenarios: a.scenarios as string[] }, io);
       },
     )
@@ -113,6 +132,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       'print the JSON Schema of the scenario format',
       (y) => y.option('output', { alias: 'o', type: 'string', describe: 'write it to FILE (whole or not at all)' }),
       (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = schemaCommand({ output: a.output }, io);
       },
     )

@@ -46,3 +46,21 @@ describe('kss run on bad scenarios', () => {
     expect(r.err).toMatch(/no-such-file\.yaml: error FILE_NOT_FOUND/);
   });
 });
+
+describe('bad command-line values', () => {
+  const file = 'scenarios/getting-started.yaml';
+  it.each([
+    [['run', file, '--seed', 'abc'], /^--seed: expected a whole number, got something that is not a number/],
+    [['run', file, '--seed', '1.5'], /^--seed: expected a whole number, got 1\.5/],
+    [['run', file, '--max-events', '0'], /^--max-events: expected a whole number ≥ 1, got 0/],
+    [['run', file, '--status-manager', 'foo'], /Argument: status-manager, Given: "foo", Choices: "classic", "current"/],
+    [['test', file, '--seeds', 'x'], /^--seeds: expected a whole number ≥ 1/],
+    [['test', file, '--jobs', '0'], /^--jobs: expected a whole number ≥ 1, got 0/],
+  ])('%j is a usage error, and nothing runs', async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(message);
+    expect(r.err).not.toMatch(/internal error|\n\s+at /);
+  });
+});
