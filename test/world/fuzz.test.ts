@@ -187,33 +187,28 @@ const statusManagerScenarioGen = fc
     return lines.join('\n') + '\n';
   });
 
+/** Every generated scenario loads, runs to its end without throwing, and replays byte for byte. */
+function neverCrashesAndReplays(scenarios: fc.Arbitrary<string>): void {
+  fc.assert(
+    fc.property(scenarios, (text) => {
+      const loaded = loadScenario(text, 'fuzz.yaml');
+      if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
+      const a = runScenario(loaded.scenario, { keepTrace: true });
+      const b = runScenario(loaded.scenario, { keepTrace: true });
+      expect(a.end === 'until' || a.end === 'idle').toBe(true);
+      expect(JSON.stringify(b.trace)).toBe(JSON.stringify(a.trace));
+    }),
+    { numRuns: Number(process.env.KSS_FUZZ_RUNS ?? 60), seed: Number(process.env.KSS_FUZZ_SEED ?? 20261129) },
+  );
+}
+
 describe('random scenarios', () => {
   it('never crash, and replay byte for byte', () => {
-    fc.assert(
-      fc.property(scenarioGen, (text) => {
-        const loaded = loadScenario(text, 'fuzz.yaml');
-        if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
-        const a = runScenario(loaded.scenario, { keepTrace: true });
-        const b = runScenario(loaded.scenario, { keepTrace: true });
-        expect(a.end === 'until' || a.end === 'idle').toBe(true);
-        expect(JSON.stringify(b.trace)).toBe(JSON.stringify(a.trace));
-      }),
-      { numRuns: Number(process.env.KSS_FUZZ_RUNS ?? 60), seed: Number(process.env.KSS_FUZZ_SEED ?? 20261129) },
-    );
+    neverCrashesAndReplays(scenarioGen);
   });
 
   it('with runtime: none, driven through the status manager\'s own API, never crash either', () => {
-    fc.assert(
-      fc.property(statusManagerScenarioGen, (text) => {
-        const loaded = loadScenario(text, 'fuzz.yaml');
-        if (!loaded.ok) throw new Error(`generated an invalid scenario:\n${text}\n${JSON.stringify(loaded.issues, null, 1)}`);
-        const a = runScenario(loaded.scenario, { keepTrace: true });
-        const b = runScenario(loaded.scenario, { keepTrace: true });
-        expect(a.end === 'until' || a.end === 'idle').toBe(true);
-        expect(JSON.stringify(b.trace)).toBe(JSON.stringify(a.trace));
-      }),
-      { numRuns: Number(process.env.KSS_FUZZ_RUNS ?? 60), seed: Number(process.env.KSS_FUZZ_SEED ?? 20261129) },
-    );
+    neverCrashesAndReplays(statusManagerScenarioGen);
   });
 });
 
