@@ -178,7 +178,9 @@ export class StatusConverges extends LivenessChecker {
  * A gracefully deleted pod leaves the apiserver. Tracked from the write that sets its
  * deletionTimestamp (or from the start, for an object that already has one) until the watch shows
  * it DELETED. Due 2 × syncPeriod after the later of its deletionTimestamp (the grace deadline) and
- * the start of quiet (a classic kubelet with a simulated node: one ContainerGCPeriod more; a
+ * the start of quiet (a kubelet that started after the deletion began kills with the whole grace
+ * period again, so its deadline moves to that start plus the grace; a classic kubelet with a
+ * simulated node: one ContainerGCPeriod more; a
  * mirror pod, which its static pod's sync deletes: one pod resync more); still there when due is
  * a violation. Only pods this run's kubelet is
  * responsible for count: on its node, not `only: apiserver`, and not held by finalizers (nothing in
@@ -191,8 +193,15 @@ export class DeletionCompletes extends LivenessChecker {
   /** Objects being deleted, by UID, with their grace deadline (virtual ms). */
   private readonly deleting = new Map<UID, { pod: Pod; deadlineMs: number }>();
 
+  /** When the current kubelet started: one that starts while a pod is being deleted kills it with
+   *  the whole grace period again (it knows nothing of the time already spent). */
+  private kubeletStartMs = 0;
+
   constructor(feeds: Feeds, quiet: QuietClock) {
     super('deletion-completes', feeds, quiet);
+    feeds.onTrace(['kubelet.start'], (r) => {
+      this.kubeletStartMs = r.t;
+    });
     for (const p of feeds.w.apiserver.list()) this.track(p);
     feeds.onApiChange(({ type, next }) => {
       if (type === 'DELETED') this.deleting.delete(next.metadata?.uid ?? '');
@@ -227,7 +236,9 @@ export class DeletionCompletes extends LivenessChecker {
       // A mirror pod is deleted by its static pod's sync (mirror upkeep), not by the status
       // manager: one whose delete failed is tried again on the pod's next resync.
       const extra = this.w.runtime !== null && isMirrorPod(d.pod) ? DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs : 0;
-      if (Math.max(d.deadlineMs, since) + settle + extra > t) continue;
+      const graceMs = (d.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
+      const deadlineMs = this.kubeletStartMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, this.kubeletStartMs + graceMs) : d.deadlineMs;
+      if (Math.max(deadlineMs, since) + settle + extra > t) continue;
       const key = podKey(d.pod);
       if (this.hasReported(key) || !this.responsible(d.pod)) continue;
       this.violation(key, `still in the apiserver ${t - d.deadlineMs}ms after its deletionTimestamp ${d.pod.metadata?.deletionTimestamp} (uid ${uid})`);

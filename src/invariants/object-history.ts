@@ -208,11 +208,18 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
       byType.forEach((v, type) => counts.set(type, v.flips));
       versions.set(entry.version, counts);
     });
-    // After the judgement of a write (listeners run in order), remember the counts it was judged at.
+    // After the judgement of a write (listeners run in order), remember the counts it was judged at,
+    // for each condition the write set (one it left as it was, say a user's delete, still shows
+    // the version written before).
     feeds.onApiChange((c) => {
       const key = podKey(c.next);
       const uid = c.next.metadata?.uid ?? '';
-      for (const cond of c.next.status?.conditions ?? []) this.atWrite.set(`${uid}|${cond.type}`, this.flips(key, cond.type));
+      const before = c.prev?.status?.conditions;
+      for (const cond of c.next.status?.conditions ?? []) {
+        const old = before?.find((b) => b.type === cond.type);
+        if (old !== undefined && old.status === cond.status && old.lastTransitionTime === cond.lastTransitionTime) continue;
+        this.atWrite.set(`${uid}|${cond.type}`, this.flips(key, cond.type));
+      }
     });
   }
 
