@@ -461,17 +461,16 @@ export class Node implements PodSyncer {
    *  the per-container and node-wide limits on the dead instances of pods that still run
    *  (MaxPerPodContainer 1, MaxContainers), and sandbox GC; neither changes a status. */
   private garbageCollectContainers(): void {
-    const pods: UID[] = [];
+    const units = new Map<UID, string[]>(); // evictUnits: the exited containers, oldest first
     for (const uid of this.runtime.podUIDsUnordered()) {
-      const st = this.runtime.getPodStatus(uid);
-      if (st.containers.some((c) => c.state === 'exited') && this.isPodDeletedClassic(uid)) pods.push(uid);
+      const exited = this.runtime.getPodStatus(uid).containers.filter((c) => c.state === 'exited');
+      if (exited.length === 0 || !this.isPodDeletedClassic(uid)) continue;
+      units.set(uid, exited.sort((a, b) => a.createdAtMs - b.createdAtMs).map((c) => c.id)); // removeOldestN
     }
     // evictUnits is a Go map: a seeded order (one pod's shuffle draws nothing)
-    pods.sort();
+    const pods = [...units.keys()].sort();
     for (const uid of pods.length < 2 ? pods : this.rng.shuffle(pods)) {
-      const exited = this.runtime.getPodStatus(uid).containers.filter((c) => c.state === 'exited');
-      exited.sort((a, b) => a.createdAtMs - b.createdAtMs); // removeOldestN
-      for (const c of exited) this.runtime.removeContainer(c.id);
+      for (const id of units.get(uid)!) this.runtime.removeContainer(id);
     }
   }
 
@@ -482,8 +481,7 @@ export class Node implements PodSyncer {
     const pod = this.pm.getPodByUID(uid);
     if (pod === undefined) return true;
     const status = this.sm.getPodStatus(uid) ?? pod.status ?? {};
-    const evicted = status.phase === 'Failed' && status.reason === 'Evicted'; // eviction.PodIsEvicted
-    return evicted || (!!pod.metadata?.deletionTimestamp && notRunning(status.containerStatuses));
+    return podIsEvicted(status) || (!!pod.metadata?.deletionTimestamp && notRunning(status.containerStatuses));
   }
 
   // ---- the config source's updates (HandlePodAdditions / Updates / Removes / Reconcile) ---------
@@ -633,8 +631,7 @@ export class Node implements PodSyncer {
     if (syncedPod === undefined) return;
     // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
     const apiPodStatus = this.generateAPIPodStatus(syncedPod, podStatus, false);
-    const evicted = syncedPod.status?.phase === 'Failed' && syncedPod.status?.reason === 'Evicted'; // eviction.PodIsEvicted
-    const removeAll = evicted || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
+    const removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
     if (!removeAll) return;
     // getContainersToDeleteInPod: the exited instances, newest attempt (then newest created) first
     const candidates = podStatus.containers.filter((c) => c.state === 'exited').sort((a, b) => b.restartCount - a.restartCount || b.createdAtMs - a.createdAtMs);
@@ -1137,4 +1134,9 @@ function asRunningPod(pod: Pod): Pod {
     d.spec!.containers = [...(d.spec!.initContainers ?? []), ...d.spec!.containers];
     delete d.spec!.initContainers;
   });
+}
+
+/** eviction.PodIsEvicted: phase Failed with reason Evicted. */
+function podIsEvicted(status: PodStatus | undefined): boolean {
+  return status?.phase === 'Failed' && status.reason === 'Evicted';
 }
