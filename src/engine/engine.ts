@@ -170,7 +170,7 @@ export class Engine {
     const i = q.push(atMs);
     q.proc[i] = p;
     q.token[i] = p.token;
-    q.value[i] = value;
+    if (value !== undefined) q.value[i] = value; // a released entry's value is undefined already
   }
 
   run(opts: RunOptions): RunEnd {
@@ -211,7 +211,7 @@ export class Engine {
         const value = q.value[i];
         const token = q.token[i];
         q.proc[i] = null;
-        q.value[i] = undefined;
+        if (value !== undefined) q.value[i] = undefined;
         q.release(i);
         if (p === null || !p.alive || p.token !== token) continue; // a cancelled timer, a stale wake-up
         if (this.events >= maxEvents) throw new RunawayError(this.events, this.nowMs);
