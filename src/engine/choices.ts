@@ -19,6 +19,8 @@ import { Rng } from './rng.js';
 
 export type ChoiceKind = 'int' | 'pick' | 'shuffle' | 'skip' | 'hex' | 'float' | 'tie';
 
+export type TieMode = boolean | 'random';
+
 export interface ChoiceEntry {
   /** The fork path of the stream (e.g. 'network/latency'), with ':site' for a labelled pick
    *  (e.g. 'engine/choices:status/sync-select'). */
@@ -29,9 +31,9 @@ export interface ChoiceEntry {
   value: number;
 }
 
-/** One step of a replayed sequence: a bare value, or an entry (its label, kind and arity, when
+/** One step of a replayed sequence: a bare value, null (the seed decides this one), or an entry (its label, kind and arity, when
  *  given, are checked against the run's own and a mismatch is counted as a divergence). */
-export type ChoiceStep = number | { value: number; label?: string; kind?: ChoiceKind; arity?: number };
+export type ChoiceStep = number | null | { value: number; label?: string; kind?: ChoiceKind; arity?: number };
 
 export interface ChoiceOptions {
   /** Keep every choice the run makes (RunResult.choices). */
@@ -39,19 +41,24 @@ export interface ChoiceOptions {
   /** Drive the first replay.length choices from this sequence; the seed decides the rest. */
   replay?: readonly ChoiceStep[];
   /** Same-instant ties between events become choice points (kind 'tie'). Off by default: the
-   *  default run orders ties by insertion (seq). */
-  ties?: boolean;
+   *  default run orders ties by insertion (seq). true: recorded, and left in insertion order
+   *  (value 0) unless the replayed sequence says otherwise; 'random': drawn from the seed's fork
+   *  'engine/ties' unless replayed. */
+  ties?: TieMode;
+  /** Where the replayed sequence came from (a file name), for the trace header. */
+  source?: string;
 }
 
 /** How a run was driven, for the trace header. */
 export interface DrivenInfo {
+  source?: string;
   /** Length of the replayed sequence, and how many of its steps the run used. */
   replay: number;
   used: number;
   /** Steps whose label, kind or arity differed from the run's choice at that index. */
   divergences: number;
   firstDivergence?: number;
-  ties: boolean;
+  ties: TieMode;
   /** How many choices the run made in all. */
   choices: number;
 }
@@ -70,12 +77,20 @@ export class ChoiceLog {
   private pos = 0;
   private divergences = 0;
   private firstDivergence: number | undefined;
-  readonly ties: boolean;
+  readonly ties: TieMode;
+  private readonly source: string | undefined;
 
   constructor(opts: ChoiceOptions) {
     this.entries = opts.record ? [] : null;
     this.replay = opts.replay ?? [];
-    this.ties = opts.ties === true;
+    this.ties = opts.ties ?? false;
+    this.source = opts.source;
+  }
+
+  /** Driven: a non-empty sequence replayed, or ties made choice points. A run that only records
+   *  is the plain seeded run, and says nothing of it in its trace. */
+  get driven(): boolean {
+    return this.replay.length > 0 || this.ties !== false;
   }
 
   /** Every draw of a driven run passes here: `natural` is the value the seed gives. */
@@ -85,7 +100,7 @@ export class ChoiceLog {
     if (i < this.replay.length) {
       const s = this.replay[i];
       if (typeof s === 'number') v = fit(s, arity);
-      else {
+      else if (s !== null) {
         v = fit(s.value, arity);
         if ((s.label !== undefined && s.label !== label) || (s.kind !== undefined && s.kind !== kind) || (s.arity !== undefined && s.arity !== arity)) {
           this.divergences++;
@@ -102,7 +117,14 @@ export class ChoiceLog {
   }
 
   info(): DrivenInfo {
-    const d: DrivenInfo = { replay: this.replay.length, used: Math.min(this.pos, this.replay.length), divergences: this.divergences, ties: this.ties, choices: this.pos };
+    const d: DrivenInfo = {
+      ...(this.source !== undefined ? { source: this.source } : {}),
+      replay: this.replay.length,
+      used: Math.min(this.pos, this.replay.length),
+      divergences: this.divergences,
+      ties: this.ties,
+      choices: this.pos,
+    };
     if (this.firstDivergence !== undefined) d.firstDivergence = this.firstDivergence;
     return d;
   }
@@ -139,7 +161,8 @@ export class DrivenRng extends Rng {
   }
 
   override tie(n: number): number {
-    return n <= 1 ? 0 : this.log.take(this.name, 'tie', n, Math.floor(this.raw() * n));
+    if (n <= 1) return 0;
+    return this.log.take(this.name, 'tie', n, this.log.ties === 'random' ? Math.floor(this.raw() * n) : 0);
   }
 
   override shuffle<T>(items: readonly T[]): T[] {
@@ -165,7 +188,7 @@ export class DrivenRng extends Rng {
 
 /** The root stream of a run: plain when opts ask for nothing, driven otherwise. */
 export function rootRng(seed: string, opts?: ChoiceOptions): { rng: Rng; log: ChoiceLog | null } {
-  if (opts === undefined || (!opts.record && opts.replay === undefined && !opts.ties)) return { rng: new Rng(seed), log: null };
+  if (opts === undefined || (!opts.record && opts.replay === undefined && (opts.ties ?? false) === false)) return { rng: new Rng(seed), log: null };
   const log = new ChoiceLog(opts);
   return { rng: new DrivenRng(seed, '', log), log };
 }

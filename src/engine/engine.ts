@@ -98,7 +98,7 @@ export class Engine {
   constructor(readonly rng: Rng, chooser?: Chooser) {
     const choices = rng.fork('engine/choices');
     this.chooser = chooser ?? { choose: (label, n) => choices.choose(label, n) };
-    this.tieRng = rng instanceof DrivenRng && rng.log.ties ? rng.fork('engine/ties') : null;
+    this.tieRng = rng instanceof DrivenRng && rng.log.ties !== false ? rng.fork('engine/ties') : null;
   }
 
   /** Start a process now (it first runs after the events already scheduled for this instant). */

@@ -2,7 +2,7 @@
 // and the kubelet (pod manager, status manager and, with `runtime: simulated`, the node). It runs
 // the timeline steps and evaluates the scenario's expectations.
 import { produce } from 'immer';
-import { Engine, Rng, RunawayError, type Process, type Timer } from '../engine/index.js';
+import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions, type Process, type Timer } from '../engine/index.js';
 import { ApiServer } from '../apiserver/index.js';
 import { NetworkClient, Network } from '../network/index.js';
 import { VClock, formatRfc3339 } from '../model/time.js';
@@ -22,6 +22,9 @@ export interface WorldOptions {
   maxEvents?: number;
   /** Keep every trace record in memory (needed for trace files and most assertions). */
   keepTrace?: boolean;
+  /** Record the run's choices, drive it from a given sequence, make ties choice points
+   *  (docs/choices.md). Absent: the plain seeded run. */
+  choices?: ChoiceOptions;
 }
 
 /** One incarnation of the kubelet process: everything it holds in memory. */
@@ -44,6 +47,8 @@ export class World {
   readonly variant: Variant;
   readonly untilMs: number;
   readonly maxEvents: number;
+  /** The log of a driven run (choices recorded or replayed), else null. */
+  readonly choiceLog: ChoiceLog | null;
   /** The runtime outlives kubelet restarts: containers keep running. */
   readonly runtime: Runtime | null;
   kubelet: KubeletIncarnation | null = null;
@@ -60,7 +65,8 @@ export class World {
     this.variant = opts.variant ?? scenario.kubelet.statusManager;
     this.untilMs = opts.untilMs ?? scenario.untilMs;
     this.maxEvents = opts.maxEvents ?? 50_000_000;
-    const rng = new Rng(String(this.seed));
+    const { rng, log } = rootRng(String(this.seed), opts.choices);
+    this.choiceLog = log;
     this.engine = new Engine(rng);
     this.clock = new VClock(this.engine, scenario.epoch);
     this.tracer = new WorldTracer(this.engine, opts.keepTrace ?? true);
