@@ -12,7 +12,8 @@
 //   shuffle one entry per Fisher-Yates step i (n-1 .. 1), arity i+1; value v swaps out[i] with
 //           out[i-v] (all zeros = the identity: the keys' sorted order)
 //   skip    the draws of a shuffle nobody reads (same arities; the value changes nothing)
-//   hex     one 32-bit word of a UID, arity 2^32 (vary with care: UIDs must stay unique)
+//   hex     one 32-bit word of a UID or container ID, arity 2^32; the value is XORed into the
+//           seed's word, so 0 = the seed's own (unique) UID: zeroing never makes UIDs collide
 //   float   arity 0 (continuous); value in [0, 1) (0 = no jitter)
 //   tie     arity k: which of the k live events of one instant runs next (0 = insertion order)
 import { Rng } from './rng.js';
@@ -181,7 +182,10 @@ export class DrivenRng extends Rng {
 
   override hex(n: number): string {
     let s = '';
-    while (s.length < n) s += this.log.take(this.name, 'hex', WORD, Math.floor(this.raw() * WORD)).toString(16).padStart(8, '0');
+    while (s.length < n) {
+      const w = Math.floor(this.raw() * WORD);
+      s += ((w ^ this.log.take(this.name, 'hex', WORD, 0)) >>> 0).toString(16).padStart(8, '0');
+    }
     return s.slice(0, n);
   }
 }
