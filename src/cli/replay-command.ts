@@ -63,6 +63,7 @@ export function parseTraceHeader(line: string | undefined): TraceHeader | string
 function drivenChoices(header: TraceHeader, cwd: string, traceDir: string): ChoiceOptions | undefined | string {
   const d = header.choices;
   if (d === undefined) return undefined;
+  if (d.driver) return `error DRIVEN_ONLINE: the trace's choices came from a driver (a search), not from a file; replay it with kss run --choices and the choices the search recorded`;
   if (d.source === undefined) return { ties: d.ties };
   const candidates = isAbsolute(d.source) ? [d.source] : [resolve(cwd, d.source), resolve(traceDir, d.source)];
   const path = candidates.find((p) => existsSync(p));

@@ -46,9 +46,27 @@ export interface ChoiceOptions {
    *  (value 0) unless the replayed sequence says otherwise; 'random': drawn from the seed's fork
    *  'engine/ties' unless replayed. */
   ties?: TieMode;
+  /** Decides each choice past the replayed prefix, online (a PCT-style search gives ties by
+   *  priority): return a value, or undefined to let the seed decide. Makes the run driven. */
+  driver?: ChoiceDriver;
   /** Where the replayed sequence came from (a file name), for the trace header. */
   source?: string;
 }
+
+/** A choice point as a driver sees it. */
+export interface ChoicePoint {
+  index: number;
+  label: string;
+  kind: ChoiceKind;
+  arity: number;
+  /** The value the seed gives (0 for a tie in `ties: true` mode). */
+  natural: number;
+  /** For a tie: what each of the arity events is, in insertion order (a process's name, or
+   *  'timer' for a callback). */
+  candidates?: string[];
+}
+
+export type ChoiceDriver = (point: ChoicePoint) => number | undefined | null;
 
 /** How a run was driven, for the trace header. */
 export interface DrivenInfo {
@@ -60,6 +78,8 @@ export interface DrivenInfo {
   divergences: number;
   firstDivergence?: number;
   ties: TieMode;
+  /** Choices past the prefix came from a driver (replay them from a recorded log). */
+  driver?: true;
   /** How many choices the run made in all. */
   choices: number;
 }
@@ -80,25 +100,32 @@ export class ChoiceLog {
   private firstDivergence: number | undefined;
   readonly ties: TieMode;
   private readonly source: string | undefined;
+  private readonly driver: ChoiceDriver | undefined;
 
   constructor(opts: ChoiceOptions) {
     this.entries = opts.record ? [] : null;
     this.replay = opts.replay ?? [];
     this.ties = opts.ties ?? false;
     this.source = opts.source;
+    this.driver = opts.driver;
   }
 
   /** Driven: a non-empty sequence replayed, or ties made choice points. A run that only records
    *  is the plain seeded run, and says nothing of it in its trace. */
   get driven(): boolean {
-    return this.replay.length > 0 || this.ties !== false;
+    return this.replay.length > 0 || this.ties !== false || this.driver !== undefined;
   }
 
   /** Every draw of a driven run passes here: `natural` is the value the seed gives. */
-  take(label: string, kind: ChoiceKind, arity: number, natural: number): number {
+  take(label: string, kind: ChoiceKind, arity: number, natural: number, candidates?: () => string[]): number {
     const i = this.pos++;
     let v = natural;
-    if (i < this.replay.length) {
+    if (i >= this.replay.length) {
+      if (this.driver !== undefined) {
+        const d = this.driver({ index: i, label, kind, arity, natural, candidates: candidates?.() });
+        if (d !== undefined && d !== null) v = fit(d, arity);
+      }
+    } else {
       const s = this.replay[i];
       if (typeof s === 'number') v = fit(s, arity);
       else if (s !== null) {
@@ -125,6 +152,7 @@ export class ChoiceLog {
       divergences: this.divergences,
       ties: this.ties,
       choices: this.pos,
+      ...(this.driver !== undefined ? { driver: true as const } : {}),
     };
     if (this.firstDivergence !== undefined) d.firstDivergence = this.firstDivergence;
     return d;
@@ -161,9 +189,9 @@ export class DrivenRng extends Rng {
     return n <= 1 ? 0 : this.log.take(`${this.name}:${site}`, 'pick', n, Math.floor(this.raw() * n));
   }
 
-  override tie(n: number): number {
+  override tie(n: number, candidates?: () => string[]): number {
     if (n <= 1) return 0;
-    return this.log.take(this.name, 'tie', n, this.log.ties === 'random' ? Math.floor(this.raw() * n) : 0);
+    return this.log.take(this.name, 'tie', n, this.log.ties === 'random' ? Math.floor(this.raw() * n) : 0, candidates);
   }
 
   override shuffle<T>(items: readonly T[]): T[] {
@@ -192,7 +220,7 @@ export class DrivenRng extends Rng {
 
 /** The root stream of a run: plain when opts ask for nothing, driven otherwise. */
 export function rootRng(seed: string, opts?: ChoiceOptions): { rng: Rng; log: ChoiceLog | null } {
-  if (opts === undefined || (!opts.record && opts.replay === undefined && (opts.ties ?? false) === false)) return { rng: new Rng(seed), log: null };
+  if (opts === undefined || (!opts.record && opts.replay === undefined && opts.driver === undefined && (opts.ties ?? false) === false)) return { rng: new Rng(seed), log: null };
   const log = new ChoiceLog(opts);
   return { rng: new DrivenRng(seed, '', log), log };
 }

@@ -238,7 +238,7 @@ export class Engine {
     let n = 0;
     for (const i of buf) if (this.live(i)) buf[n++] = i;
     if (n < 2) return q.pop();
-    const i = buf[this.tieRng!.tie(n)];
+    const i = buf[this.tieRng!.tie(n, () => buf.slice(0, n).map((k) => q.proc[k]?.name ?? 'timer'))];
     q.unlink(i);
     return i;
   }

@@ -6,6 +6,6 @@ export { EventQueue } from './queue.js';
 export { EventWheel } from './wheel.js';
 export { Rng } from './rng.js';
 export { ChoiceLog, DrivenRng, rootRng } from './choices.js';
-export type { ChoiceEntry, ChoiceKind, ChoiceOptions, ChoiceStep, DrivenInfo, TieMode } from './choices.js';
+export type { ChoiceEntry, ChoiceKind, ChoiceOptions, ChoiceStep, ChoicePoint, ChoiceDriver, DrivenInfo, TieMode } from './choices.js';
 export { TraceBuffer } from './trace.js';
 export type { TraceSink, Stamped } from './trace.js';

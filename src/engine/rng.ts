@@ -97,8 +97,9 @@ export class Rng {
     return this.pick(n);
   }
 
-  /** Which of n same-instant events runs next (only when the engine's ties are choice points). */
-  tie(n: number): number {
+  /** Which of n same-instant events runs next (only when the engine's ties are choice points);
+   *  candidates names them, for a driver that wants to know. */
+  tie(n: number, _candidates?: () => string[]): number {
     return this.pick(n);
   }
 

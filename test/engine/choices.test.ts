@@ -119,3 +119,25 @@ describe('a run driven by its choices', () => {
     expect(body(run(GS, { ties: 'random' }))).toBe(body(r1)); // seeded
   });
 });
+
+describe('an online driver', () => {
+  it('decides the choices past the prefix, sees tie candidates, and its record replays the run', () => {
+    const seen: string[][] = [];
+    const d = run(GS, {
+      record: true,
+      ties: true,
+      driver: (p) => {
+        if (p.kind === 'tie') {
+          seen.push(p.candidates!);
+          return p.arity - 1; // the last queued first
+        }
+        return p.kind === 'int' ? 0 : undefined;
+      },
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((c) => c.length >= 2)).toBe(true);
+    expect(d.driven).toMatchObject({ driver: true, ties: true });
+    expect(d.choices!.filter((e) => e.kind === 'int').every((e) => e.value === 0)).toBe(true);
+    expect(body(run(GS, { ties: true, replay: d.choices }))).toBe(body(d));
+  });
+});
