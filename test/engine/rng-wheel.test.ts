@@ -97,3 +97,71 @@ describe('EventWheel', () => {
     expect(() => e.at(1.5, () => {})).toThrow(/integer milliseconds/);
   });
 });
+
+describe('Engine on the wheel: the (atMs, seq) order of a plain sorted queue', () => {
+  // Each process sleeps through its delays; at each wake it may set a timer and cancel its last one.
+  // A reference run keeps the queue as an array sorted by (atMs, seq) and must log the same.
+  type Op = { sleep: number; timer: number | null; cancel: boolean };
+  const delay = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 4000, max: 9000 }), fc.integer({ min: 0, max: 100_000 }));
+  const op = fc.record({ sleep: delay, timer: fc.option(delay), cancel: fc.boolean() });
+
+  function viaEngine(procs: Op[][], untilMs: number): string[] {
+    const e = new Engine(new Rng('1'));
+    const log: string[] = [];
+    procs.forEach((ops, p) => {
+      e.spawn(`p${p}`, (function* () {
+        let last: { cancel(): void } | null = null;
+        for (const [k, o] of ops.entries()) {
+          log.push(`${e.nowMs} p${p}.${k}`);
+          if (o.cancel && last) last.cancel();
+          if (o.timer !== null) last = e.after(o.timer, () => log.push(`${e.nowMs} t${p}.${k}`));
+          yield o.sleep;
+        }
+      })());
+    });
+    e.run({ untilMs });
+    return log;
+  }
+
+  function reference(procs: Op[][], untilMs: number): string[] {
+    type Ev = { at: number; seq: number; run: () => void; dead?: boolean };
+    const q: Ev[] = [];
+    let seq = 0;
+    let now = 0;
+    const log: string[] = [];
+    const push = (at: number, run: () => void) => {
+      const ev: Ev = { at, seq: seq++, run };
+      q.push(ev);
+      return ev;
+    };
+    procs.forEach((ops, p) => {
+      let last: Ev | null = null;
+      const step = (k: number) => {
+        if (k >= ops.length) return;
+        const o = ops[k];
+        log.push(`${now} p${p}.${k}`);
+        if (o.cancel && last) last.dead = true;
+        if (o.timer !== null) last = push(now + o.timer, () => log.push(`${now} t${p}.${k}`));
+        push(now + o.sleep, () => step(k + 1));
+      };
+      push(0, () => step(0));
+    });
+    for (;;) {
+      q.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const ev = q.shift();
+      if (ev === undefined || ev.at > untilMs) break;
+      now = ev.at;
+      if (!ev.dead) ev.run();
+    }
+    return log;
+  }
+
+  it('logs the same events in the same order (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(op, { maxLength: 12 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 300_000 }), (procs, until) => {
+        expect(viaEngine(procs, until)).toEqual(reference(procs, until));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
