@@ -7,7 +7,7 @@
 import type { Engine, Timer } from '../engine/engine.js';
 import type { ApiServer, WatchEvent, WatchListener } from '../apiserver/index.js';
 import { podKey, type Pod } from '../model/pod.js';
-import { emitsNothing } from '../model/trace.js';
+import { emitsNothing, type Tracer } from '../model/trace.js';
 
 /** What a feed reads of the link it travels over (the Network satisfies it): declared here, below
  *  network.ts, so that network.ts imports watch-feed.ts and not the reverse. */
@@ -15,6 +15,7 @@ export interface WatchLink {
   readonly engine: Engine;
   readonly apiserver: ApiServer;
   readonly partitioned: boolean;
+  readonly tracer: Tracer;
   drawWatchLatency(): number;
   detach(feed: WatchFeed): void;
 }
