@@ -45,7 +45,9 @@ import { Backoff, CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey, st
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import { MirrorClient, isMirrorPodOf, staticPodFromManifest } from './mirror.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
-import { PodWorkersClassic, PodWorkersCurrent, type PodSyncer, type SyncOutcome, type SyncPodResult, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
+import { PodWorkersClassic } from './pod-workers-classic.js';
+import { PodWorkersCurrent } from './pod-workers-current.js';
+import { type PodSyncer, type SyncOutcome, type SyncPodResult, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
 import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { ProbeManager, hasProbe, type ProbeKind } from './prober.js';
 import { DEFAULT_ATTEMPT, type Runtime, type RuntimeContainer } from './runtime.js';
