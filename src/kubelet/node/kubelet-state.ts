@@ -135,8 +135,10 @@ export class KubeletState {
   readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
   /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
   readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
+  /** The processes and timers of this incarnation (stop() ends them). */
   procs: Process[] = [];
   timers: Timer[] = [];
+  /** start() has run; stop() has run (the incarnation is dead: every handler returns at once). */
   running = false;
   stopped = false;
 
