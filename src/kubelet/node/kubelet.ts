@@ -9,8 +9,8 @@ import { generatePodReadyCondition } from '../status/generate.js';
 import { PodReady } from '../status/types.js';
 import { notRunning } from './api-status.js';
 import { CONTAINER_GC_PERIOD_MS, type KubeletState } from './kubelet-state.js';
-import { garbageCollectContainers } from './kuberuntime-gc.js';
 import { generateAPIPodStatus, handlePodCleanups, podAndContainersAreTerminal, podIsEvicted, spawnKill } from './kubelet-pods.js';
+import { garbageCollectContainers } from './kuberuntime-gc.js';
 import { staticPodFromManifest } from './mirror.js';
 import { podsDifferSemantically } from './pod-config.js';
 import { deleteContainersInPod } from './pod-container-deletor.js';
@@ -53,6 +53,8 @@ export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
   }
 }
 
+/** syncLoopIteration's syncCh: every syncTickMs, the pods the work queue has due (getPodsToSync) go
+ *  to HandlePodSyncs. */
 export function* syncTickerLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     yield kl.tuning.syncTickMs;
@@ -70,6 +72,7 @@ export function* syncTickerLoop(kl: KubeletState): Proc<void> {
   }
 }
 
+/** syncLoopIteration's housekeepingCh: HandlePodCleanups every housekeepingPeriod. */
 export function* housekeepingLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     yield kl.tuning.housekeepingPeriodMs;
