@@ -3,7 +3,6 @@ import type { UID } from '../../model/pod.js';
 import { isPodDeletedClassic } from './kubelet-pods.js';
 import type { KubeletState } from './kubelet-state.js';
 
-
 /** containerGC.GarbageCollect, the part that changes what the kubelet sees: every exited container
  *  of a pod that IsPodDeleted says is gone (not in the pod manager; evicted; or deleted with no
  *  container running per its status) is removed, oldest first, so that the next relist drops it
