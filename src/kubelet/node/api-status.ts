@@ -140,6 +140,7 @@ function lastStatusByName(statuses: readonly ContainerStatus[] | undefined, name
  *
  *  Over 80 lines, as upstream's kl.convertToAPIContainerStatuses (kubelet_pods.go, some 150 lines) is:
  *  one function, ported whole. */
+// upstream-length: convertToAPIContainerStatuses (pkg/kubelet/kubelet_pods.go) is itself ~150 lines.
 export function convertToAPIContainerStatuses(
   pod: Pod,
   podStatus: RuntimePodStatus,

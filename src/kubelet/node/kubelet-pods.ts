@@ -112,7 +112,7 @@ export function podManagerUIDs(kl: KubeletState, mirrorPods: readonly Pod[]): Re
   const prev = kl.lastPodManagerUIDs;
   if (prev !== null && prev.version === kl.pm.uidVersion) return prev.uids;
   const uids = new Set<UID>();
-  for (const p of kl.pm.getPods()) uids.add(p.metadata?.uid ?? '');
+  kl.pm.forEachPodUID((uid) => uids.add(uid));
   for (const p of mirrorPods) uids.add(p.metadata?.uid ?? '');
   kl.lastPodManagerUIDs = { version: kl.pm.uidVersion, uids };
   return uids;
