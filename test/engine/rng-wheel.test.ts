@@ -92,6 +92,17 @@ describe('EventWheel', () => {
     expect(e.nowMs).toBe(100_000); // idle after the last event
   });
 
+  it('keeps order past 2^31 ms (a 1000-hour run is 3.6e9 ms)', () => {
+    const e = new Engine(new Rng('1'));
+    const log: number[] = [];
+    const base = 2 ** 32 - 3;
+    e.at(base, () => {
+      for (const d of [5000, 3, 0, 4095, 4096, 3]) e.after(d, () => log.push(e.nowMs - base));
+    });
+    e.run({ untilMs: 2 ** 33 });
+    expect(log).toEqual([0, 3, 3, 4095, 4096, 5000]);
+  });
+
   it('rejects an event at a fractional millisecond', () => {
     const e = new Engine(new Rng('1'));
     expect(() => e.at(1.5, () => {})).toThrow(/integer milliseconds/);
