@@ -70,7 +70,7 @@ function header(out: ChoicesFile, file: string, line: number, o: Record<string, 
   if (o.ties !== undefined && typeof o.ties !== 'boolean' && o.ties !== 'random') fail(file, line, 1, 'ties', 'true, false or "random"', o.ties);
   out.ties = (o.ties as TieMode | undefined) ?? false;
   if (typeof o.seed === 'number' && Number.isInteger(o.seed)) out.seed = o.seed;
-  if (o.variant === 'classic' || o.variant === 'current') out.variant = o.variant;
+  if (o.variant === 'classic' || o.variant === 'transitional' || o.variant === 'current') out.variant = o.variant;
 }
 
 /** Parse a choices file's text (`file` names it in errors). */
