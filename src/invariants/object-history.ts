@@ -6,7 +6,7 @@
 // the input of the run, not judged; every version a later write produces is.
 import { isPodPhaseTerminal, podKey, type Container, type ContainerStatus, type Pod, type PodCondition } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
-import { isRestartableInitContainer, type StatusFeatureGates } from '../kubelet/status/index.js';
+import { isRestartableInitContainerUngated, type StatusFeatureGates } from '../kubelet/status/index.js';
 import type { Variant } from '../scenario/types.js';
 import { Checker, type ApiChange, type Feeds } from './checker.js';
 
@@ -49,7 +49,7 @@ export class TerminalPhaseSticky extends ObjectHistoryChecker {
 /** A container terminated in `prev` and present but not terminated in `next`, when the pod's
  *  restart policy does not restart it: Never; OnFailure after exit 0. RestartPolicy Always (the
  *  apiserver's default) restarts everything, and a sidecar (an init container with restartPolicy
- *  Always, where the kubelet generation and gates know sidecars) restarts whatever the pod's policy.
+ *  Always, in the current generation, gate or no gate, as upstream decides it) restarts whatever the pod's policy.
  *  Regular and init container statuses are checked, each against its own list by name; a container
  *  missing from `next` is not judged. Ephemeral containers are never restarted, and not judged. */
 export function illegalContainerTransition(prev: Pod, next: Pod, isSidecar: (c: Container) => boolean): string | undefined {
@@ -80,7 +80,8 @@ export class NoIllegalContainerTransition extends ObjectHistoryChecker {
   private readonly isSidecar: (c: Container) => boolean;
   constructor(feeds: Feeds, variant: Variant, gates: StatusFeatureGates | undefined) {
     super('no-illegal-container-transition', feeds);
-    this.isSidecar = (c) => isRestartableInitContainer(c, variant, gates);
+    // Judged as upstream's status manager decides it: restartPolicy Always, no gate.
+    this.isSidecar = (c) => isRestartableInitContainerUngated(c, variant);
   }
   protected judge(prev: Pod, next: Pod) {
     return illegalContainerTransition(prev, next, this.isSidecar);
