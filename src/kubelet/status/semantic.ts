@@ -9,6 +9,7 @@
 //     that two statuses Go would marshal identically produce no diff here either.
 import { parseRfc3339, truncateToSeconds } from '../../model/time.js';
 import type { ContainerStatus, PodStatus } from '../../model/pod.js';
+import { goJsonString } from './go-string.js';
 
 /** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. (A switch
  *  rather than a Set: it is asked for nearly every scalar of a status, and needs no hashing.) */
@@ -113,6 +114,8 @@ function goJsonValue(v: unknown, key: string): unknown {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') {
     if (isTimeKey(key)) return goJsonTime(v);
+    // A message cut mid-character by normalizeStatus holds raw bytes: encoding/json writes each as U+FFFD.
+    if (key === 'message') return v === '' ? undefined : goJsonString(v);
     return v === '' && !isPointerKey(key) ? undefined : v;
   }
   if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !isPointerKey(key) ? undefined : v;
