@@ -159,7 +159,7 @@ export const SAME_SECOND_GRACE_MS = 2000;
 export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number, flipped: (type: string) => boolean = () => true): string | undefined {
   const olds = prev.status?.conditions;
   const news = next.status?.conditions;
-  if (!olds || !news) return undefined;
+  if (!Array.isArray(olds) || !Array.isArray(news)) return undefined;
   for (const n of news) {
     if (news.find((c) => c.type === n.type) !== n) continue;
     const o = olds.find((c) => c.type === n.type);
@@ -228,8 +228,11 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
       const key = podKey(c.next);
       const uid = c.next.metadata?.uid ?? '';
       const before = c.prev?.status?.conditions;
-      for (const cond of c.next.status?.conditions ?? []) {
-        const old = before?.find((b) => b.type === cond.type);
+      const after = c.next.status?.conditions;
+      if (!Array.isArray(after)) return; // (another writer's status may hold anything)
+      for (const cond of after) {
+        const old = Array.isArray(before) ? before.find((b) => b.type === cond?.type) : undefined;
+        if (cond === null || typeof cond !== 'object') continue;
         if (old !== undefined && old.status === cond.status && old.lastTransitionTime === cond.lastTransitionTime) continue;
         this.atWrite.set(`${uid}|${cond.type}`, this.flips(key, cond.type));
       }

@@ -88,16 +88,16 @@ function goJsonResourceList(o: Record<string, unknown>): Record<string, unknown>
   let any = false;
   for (const k in o) {
     const v = o[k];
-    if (v === undefined || v === null) continue;
-    const q = parseQuantityValue(v);
+    const q = v === undefined || v === null ? undefined : parseQuantityValue(v);
     const c = q === undefined ? v : canonicalQuantity(q);
-    if (out === null && c !== v) {
+    if (out === null && (c !== v || c === undefined || c === null)) {
       out = {};
       for (const k2 in o) {
         if (k2 === k) break;
         if (o[k2] !== undefined && o[k2] !== null) out[k2] = o[k2];
       }
     }
+    if (c === undefined || c === null) continue; // (a nil map value is no entry)
     if (out !== null) out[k] = c;
     any = true;
   }
