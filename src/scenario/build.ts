@@ -5,7 +5,8 @@ import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE, type Pod, type PodSpe
 import { getPodQOS } from '../model/qos.js';
 import { DEFAULT_EPOCH, formatRfc3339, parseRfc3339 } from '../model/time.js';
 import type { PathSeg } from './issues.js';
-import { atTimeMs, DEFAULT_LATENCY, FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
+import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
+import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
   type Assertion,

@@ -1,7 +1,7 @@
 // Issues: bad input, collected rather than thrown. A zod issue or one of our own checks becomes a
 // Draft (code, message, path); the loader then finds its place in the YAML and makes it an Issue.
 import type { core } from 'zod';
-import { MISSING, show } from './schema.js';
+import { MISSING, show } from './schema-values.js';
 
 /** One problem in a scenario file, positioned like a compiler diagnostic. */
 export interface Issue {
@@ -56,7 +56,9 @@ function editDistance(a: string, b: string): number {
 export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  if (word.length > 100) return undefined; // no typo of a name is that long; and it bounds the cost
   for (const c of candidates) {
+    if (Math.abs(c.length - word.length) > 3) continue; // farther than any suggestion
     const d = editDistance(word.toLowerCase(), c.toLowerCase());
     if (d < bestD) [best, bestD] = [c, d];
   }

@@ -2,6 +2,7 @@
 // step and one kind per assertion. They read the raw parsed YAML defensively (anything of the
 // wrong shape is zod's to report), so they run even when the schema found other problems.
 import { normalizePodRef } from '../model/pod.js';
+import { parseDuration } from '../model/time.js';
 import { suggest, type Draft, type PathSeg } from './issues.js';
 import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
 
@@ -36,6 +37,7 @@ export function crossCheck(doc: unknown): Draft[] {
 
   // Declared pods, with their containers.
   const decls: Decl[] = [];
+  const byKey = new Map<string, Decl[]>();
   for (const where of ['pods', 'staticPods'] as const) {
     list(spec[where]).forEach((entry, i) => {
       const path: PathSeg[] = ['spec', where, i];
@@ -71,7 +73,8 @@ export function crossCheck(doc: unknown): Draft[] {
       if (name === undefined) return;
       const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${name}-${nodeName}` : name}`;
       const d: Decl = { key, path, only, isStatic, containers };
-      const twin = decls.find((e) => e.key === key && places(e).some((p) => places(d).includes(p)));
+      const same = byKey.get(key) ?? [];
+      const twin = same.find((e) => places(e).some((p) => places(d).includes(p)));
       if (twin)
         out.push({
           code: 'DUPLICATE_POD',
@@ -82,19 +85,22 @@ export function crossCheck(doc: unknown): Draft[] {
           got: JSON.stringify(key),
         });
       decls.push(d);
+      byKey.set(key, [...same, d]);
     });
   }
 
+  let misses = 0;
   /** Check a pod reference; returns the entries it names. */
   const ref = (v: unknown, path: PathSeg[]): Decl[] => {
     const s = str(v);
     if (s === undefined || s.split('/').length > 2) return [];
     const key = normalizePodRef(s);
-    const found = decls.filter((d) => d.key === key);
+    const found = byKey.get(key) ?? [];
     if (found.length === 0) {
-      const keys = new Set(decls.map((d) => d.key));
+      // Suggestions for the first few unknown names only: each one compares against every pod.
+      const keys = ++misses <= 20 ? new Set(byKey.keys()) : new Set<string>();
       const staticName = `${key}-${nodeName}`;
-      const hint = keys.has(staticName)
+      const hint = byKey.has(staticName)
         ? `; static pods are named with their node: did you mean "${staticName.replace(/^default\//, '')}"?`
         : suggest(key, keys).replace(/"default\//, '"');
       out.push({ code: 'UNKNOWN_POD', message: `no pod ${key} in spec.pods or spec.staticPods${hint}`, path, got: JSON.stringify(s) });
@@ -110,10 +116,20 @@ export function crossCheck(doc: unknown): Draft[] {
     out.push({ code: 'UNKNOWN_CONTAINER', message: `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`, path, got: JSON.stringify(c) });
   };
 
+  // A step or a timed assertion after the end of the run would never happen.
+  const untilMs = spec.until === undefined ? 600_000 : typeof spec.until === 'string' ? parseDuration(spec.until) : undefined;
+  const untilText = spec.until === undefined ? '600s (the default)' : String(spec.until);
+  const afterUntil = (at: unknown, path: PathSeg[], what: string) => {
+    const ms = typeof at === 'string' ? parseDuration(at) : undefined;
+    if (untilMs !== undefined && ms !== undefined && ms > untilMs)
+      out.push({ code: 'AFTER_UNTIL', message: `${what} at ${at} is after the end of the run (spec.until: ${untilText}), so it would never happen: move it or raise spec.until`, path, got: JSON.stringify(at) });
+  };
+
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
     if (!s) return;
     const path: PathSeg[] = ['spec', 'timeline', i];
+    afterUntil(s.at, [...path, 'at'], 'this step');
     const keys = Object.keys(s).filter((k) => k !== 'at');
     const actions = keys.filter((k) => k in ACTIONS);
     exactlyOne(out, path, keys, actions, 'a step', 'action', 'setPodStatus');
@@ -143,6 +159,7 @@ export function crossCheck(doc: unknown): Draft[] {
     for (const k of kinds) {
       const f = obj(e[k]);
       if (f && 'pod' in f) ref(f.pod, [...path, k, 'pod']);
+      if (f && 'at' in f) afterUntil(f.at, [...path, k, 'at'], 'this assertion');
     }
   });
   return out;

@@ -1,0 +1,11 @@
+import { loadScenario } from '/work/wt/loader/dist/scenario/index.js';
+import { podsScenario } from '/work/wt/loader/dist/bench/load.js';
+import { parseDocument, LineCounter } from 'yaml';
+const text = podsScenario(10000);
+let t=performance.now(); const lc=new LineCounter(); const doc=parseDocument(text,{lineCounter:lc}); console.log('parse', performance.now()-t);
+t=performance.now(); const js=doc.toJS({maxAliasCount:1000}); console.log('toJS', performance.now()-t);
+const { scenarioSchema } = await import('/work/wt/loader/dist/scenario/schema.js');
+t=performance.now(); scenarioSchema.safeParse(js); console.log('zod', performance.now()-t);
+const { crossCheck } = await import('/work/wt/loader/dist/scenario/semantics.js');
+t=performance.now(); crossCheck(js); console.log('cross', performance.now()-t);
+t=performance.now(); loadScenario(text); console.log('total', performance.now()-t);
