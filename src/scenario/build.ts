@@ -34,6 +34,14 @@ function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** A copy without the map fields that are null: to the apiserver (and so to kss) a null field
+ *  is an unset one. (Null list items are refused by the Pod schema.) */
+export function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).flatMap(([k, x]) => (x === null ? [] : [[k, dropNulls(x)]])));
+  return v;
+}
+
 /** Replace every `@<duration>` string with the RFC 3339 time of epoch + duration. */
 function resolveTimes(v: unknown, epochMs: number): unknown {
   if (typeof v === 'string') {
@@ -75,7 +83,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
   const timeline: Step[] = (spec.timeline ?? []).map((s, index) => {
     const name = Object.keys(s).find((key) => key !== 'at' && s[key] !== undefined)!;
     const action = compact(s[name] as StepAction);
-    if ('status' in action) action.status = time(action.status) as PodStatus;
+    if ('status' in action) action.status = time(dropNulls(action.status)) as PodStatus;
     return { ...action, atMs: s.at as number, index, pos: posOf(['spec', 'timeline', index]) };
   });
 
@@ -120,7 +128,8 @@ function canonical(v: unknown): string {
 }
 
 function scenarioPod(raw: RawPod, isStatic: boolean, nodeName: string, epochMs: number, pos: SourcePos): ScenarioPod {
-  const { 'x-kss': x, ...manifest } = raw;
+  const { 'x-kss': x, ...rest } = raw;
+  const manifest = dropNulls(rest) as typeof rest;
   const meta = { ...manifest.metadata, namespace: manifest.metadata.namespace ?? 'default' };
   if (meta.deletionTimestamp !== undefined) meta.deletionTimestamp = resolveTimes(meta.deletionTimestamp, epochMs) as string;
   const spec = {

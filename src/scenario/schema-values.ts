@@ -56,7 +56,7 @@ const DURATION = 'a duration like "500ms", "10s" or "1m30s"';
 function durationMs(v: unknown, positive = false): number | Refusal {
   const ms = v === 0 ? 0 : typeof v === 'string' ? parseDuration(v) : undefined;
   if (ms === undefined) return new Refusal('BAD_DURATION', DURATION, typeof v === 'number' ? 'a bare number has no unit' : undefined);
-  const expected = positive ? `a positive ${DURATION}` : DURATION;
+  const expected = positive ? DURATION.replace(/^a /, 'a positive ') : DURATION;
   if (!Number.isFinite(ms) || Math.abs(ms) > MAX_DURATION_MS) return new Refusal('BAD_DURATION', expected, `it may be at most ${MAX_DURATION_TEXT}`);
   if (ms < 0) return new Refusal('BAD_DURATION', expected, 'it must not be negative');
   if (typeof v === 'string' && !wholeMs(v)) return new Refusal('BAD_DURATION', expected, "kss's clock counts whole milliseconds");

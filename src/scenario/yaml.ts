@@ -8,7 +8,7 @@ import { Composer, LineCounter, Parser, type CST, type Document } from 'yaml';
 import type { Issue } from './issues.js';
 
 /** The largest scenario file read (bytes); larger ones are refused before they are parsed. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** The deepest nesting of maps and lists accepted (a Pod manifest needs about 15). */
 export const MAX_DEPTH = 64;
 

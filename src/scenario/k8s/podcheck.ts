@@ -95,7 +95,13 @@ function walk(v: unknown, t: Node, path: PathSeg[], mode: PodCheckMode, out: Dra
     }
     case 'list':
       if (!Array.isArray(v)) return bad();
-      for (let i = 0; i < v.length; i++) walk(v[i], t.of, [...path, i], mode, out);
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        // A null field is unset (the loader drops it, as the apiserver's decoding does); a null
+        // list item is no value at all.
+        if (item === null && mode !== 'pattern' && t.of.k !== 'any') out.push({ code: 'INVALID_TYPE', message: `expected ${t.of.what}, got null`, path: [...path, i], expected: t.of.what, got: 'null' });
+        else walk(item, t.of, [...path, i], mode, out);
+      }
       return;
     case 'map':
       if (!isMap(v)) return bad();

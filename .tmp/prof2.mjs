@@ -1,0 +1,15 @@
+import { podsScenario } from '/work/wt/loader/dist/bench/load.js';
+import { parseYaml } from '/work/wt/loader/dist/scenario/yaml.js';
+import { scenarioSchema } from '/work/wt/loader/dist/scenario/schema.js';
+import { crossCheck } from '/work/wt/loader/dist/scenario/semantics.js';
+import { checkPodFields } from '/work/wt/loader/dist/scenario/k8s/podcheck.js';
+import { loadScenario } from '/work/wt/loader/dist/scenario/index.js';
+const text = podsScenario(10000);
+const T=(l,f)=>{const t=performance.now(); const r=f(); console.log(l, Math.round(performance.now()-t)); return r;};
+const y=T('yaml', ()=>parseYaml(text,'x'));
+const js=T('toJS', ()=>y.doc.toJS({maxAliasCount:1000}));
+T('zod', ()=>scenarioSchema.safeParse(js,{reportInput:true}));
+T('cross', ()=>crossCheck(js));
+T('pods', ()=>checkPodFields(js));
+T('total', ()=>loadScenario(text));
+T('total2', ()=>loadScenario(text));
