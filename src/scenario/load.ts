@@ -12,7 +12,9 @@ import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
 import { MAX_FILE_BYTES, parseYaml } from './yaml.js';
 
-export type LoadResult = { ok: true; scenario: Scenario } | { ok: false; issues: Issue[] };
+/** On failure, `text` is the file's text when it could be read (for code frames: a caller need
+ *  not read the file again, which for a FIFO or a device would block). */
+export type LoadResult = { ok: true; scenario: Scenario } | { ok: false; issues: Issue[]; text?: string };
 
 /** At most this many issues are listed; one more says how many were left out. */
 export const MAX_ISSUES = 100;
@@ -28,7 +30,8 @@ export function loadScenario(text: string, file = '<string>'): LoadResult {
 export function loadScenarioFile(path: string): LoadResult {
   const r = readScenarioText(path);
   if ('issue' in r) return { ok: false, issues: [r.issue] };
-  return load(r.text, path, sha256(r.bytes));
+  const result = load(r.text, path, sha256(r.bytes));
+  return result.ok ? result : { ...result, text: r.text };
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -4,7 +4,7 @@
 // token tree, without recursion, before the document is composed: so input nested thousands deep
 // is refused with a position rather than overflowing a stack later on.
 import { isUtf8 } from 'node:buffer';
-import { Composer, LineCounter, Parser, type CST, type Document } from 'yaml';
+import { Composer, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document } from 'yaml';
 import type { Issue } from './issues.js';
 
 /** The largest scenario file read (bytes); larger ones are refused before they are parsed. */
@@ -34,7 +34,9 @@ export function parseYaml(text: string, file: string): YamlResult {
   const strict = checkTokens(tokens, issue);
   if (strict.length > 0) return { ok: false, issues: strict };
 
-  const docs = [...new Composer({ version: '1.2', schema: 'core', prettyErrors: false, uniqueKeys: true }).compose(tokens, true, text.length)];
+  // The library's own duplicate-key check scans the map for every key (quadratic in a map's
+  // size): keys are checked below instead, with a set per map.
+  const docs = [...new Composer({ version: '1.2', schema: 'core', prettyErrors: false, uniqueKeys: false }).compose(tokens, true, text.length)];
   if (docs.length === 0 || (docs.length === 1 && docs[0].contents === null && docs[0].errors.length === 0))
     return { ok: false, issues: [{ code: 'EMPTY_FILE', message: 'the file holds no YAML document', file, line: 1, col: 1, path: '' }] };
   if (docs.length > 1) {
@@ -44,7 +46,32 @@ export function parseYaml(text: string, file: string): YamlResult {
   const doc = docs[0];
   const errors = [...doc.errors, ...doc.warnings];
   if (errors.length > 0) return { ok: false, issues: errors.map((e) => issue('YAML_SYNTAX', e.message.split('\n')[0], e.pos[0], e.pos[1])) };
+  const dups = duplicateKeys(doc, issue);
+  if (dups.length > 0) return { ok: false, issues: dups };
   return { ok: true, doc, at };
+}
+
+/** Keys given twice in one map, each map's keys in a set (one pass over the document). */
+function duplicateKeys(doc: Document.Parsed, issue: Issuer): Issue[] {
+  const out: Issue[] = [];
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0 && out.length < 1000) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        const k = isScalar(pair.key) ? pair.key.value : pair.key;
+        const id = typeof k === 'string' ? `s:${k}` : typeof k === 'number' || typeof k === 'boolean' || k === null ? `${typeof k}:${String(k)}` : k;
+        if (seen.has(id)) {
+          const r = (pair.key as { range?: [number, number, number] } | null)?.range;
+          out.push(issue('YAML_SYNTAX', `Map keys must be unique: ${clip(String(k))} is given twice in this map`, r?.[0] ?? 0, r?.[1]));
+        }
+        seen.add(id);
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) stack.push(item);
+  }
+  return out;
 }
 
 type Issuer = (code: string, message: string, offset: number, end?: number) => Issue;

@@ -6,6 +6,7 @@
 // is one walk over the value, linear in its size.
 import { formatPath, suggest, type Draft, type PathSeg } from '../issues.js';
 import { show } from '../schema-values.js';
+import { clip } from '../yaml.js';
 import { POD_TYPES } from './pod-schema.data.js';
 
 type Node =
@@ -120,7 +121,7 @@ function walk(v: unknown, t: Node, path: PathSeg[], mode: PodCheckMode, out: Dra
 function unknownField(key: string, t: Extract<Node, { k: 'obj' }>, path: PathSeg[], out: Draft[]): void {
   const goName = GO_NAMES[key];
   const hint = goName && t.fields.has(goName) ? `; did you mean "${goName}"? (${key} is the Go name; the field is ${goName})` : suggest(key, t.fields.keys());
-  out.push({ code: 'UNKNOWN_KEY', message: `unknown field "${key}" in ${typeName(t.name)}${hint}`, path, got: JSON.stringify(key), atKey: true });
+  out.push({ code: 'UNKNOWN_KEY', message: `unknown field ${clip(key)} in ${typeName(t.name)}${hint}`, path, got: clip(key), atKey: true });
 }
 
 type Obj = Record<string, unknown>;
