@@ -2,7 +2,7 @@
 // Kubernetes Pod schema → Scenario, or every issue found (the first MAX_ISSUES of them), each
 // pointing at its place in the file. Every step is linear in the size of the document.
 import { createHash } from 'node:crypto';
-import { isAlias, isMap, isScalar, isSeq, visit, type Document, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { checkPodFields } from './k8s/podcheck.js';
@@ -41,18 +41,7 @@ function load(text: string, file: string, hash: string): LoadResult {
   if (!y.ok) return { ok: false, issues: tidy(y.issues, file) };
   const { doc, at } = y;
 
-  // An alias whose anchor is not set before it, or aliases that expand too far, make toJS throw:
-  // they are issues of the file like any other.
-  const aliasIssues: Issue[] = [];
-  visit(doc, {
-    Alias(_key, node) {
-      if (node.resolve(doc) === undefined) {
-        const r = node.range;
-        aliasIssues.push({ code: 'YAML_ALIAS', message: `unresolved alias *${node.source}: the anchor &${node.source} must be set before the alias`, file, ...(r ? at(r[0], r[1]) : { line: 1, col: 1 }), path: '' });
-      }
-    },
-  });
-  if (aliasIssues.length > 0) return { ok: false, issues: tidy(aliasIssues, file) };
+  // Aliases that expand too far make toJS throw: an issue of the file like any other.
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });

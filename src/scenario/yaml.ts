@@ -4,7 +4,7 @@
 // token tree, without recursion, before the document is composed: so input nested thousands deep
 // is refused with a position rather than overflowing a stack later on.
 import { isUtf8 } from 'node:buffer';
-import { Composer, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document } from 'yaml';
 import type { Issue } from './issues.js';
 
 /** The largest scenario file read (bytes); larger ones are refused before they are parsed. */
@@ -51,7 +51,8 @@ export function parseYaml(text: string, file: string): YamlResult {
   return { ok: true, doc, at };
 }
 
-/** Keys given twice in one map, each map's keys in a set (one pass over the document). */
+/** Keys given twice in one map (each map's keys in a set) and unresolved aliases, in one pass
+ *  over the document. */
 function duplicateKeys(doc: Document.Parsed, issue: Issuer): Issue[] {
   const out: Issue[] = [];
   const stack: unknown[] = [doc.contents];
@@ -70,6 +71,11 @@ function duplicateKeys(doc: Document.Parsed, issue: Issuer): Issue[] {
         stack.push(pair.value);
       }
     } else if (isSeq(node)) for (const item of node.items) stack.push(item);
+    else if (isAlias(node) && node.resolve(doc) === undefined) {
+      // An alias whose anchor is not set before it would make toJS throw.
+      const [r, name] = [node.range, node.source.length <= 60 ? node.source : clip(node.source)];
+      out.push(issue('YAML_ALIAS', `unresolved alias *${name}: the anchor &${name} must be set before the alias`, r?.[0] ?? 0, r?.[1]));
+    }
   }
   return out;
 }
