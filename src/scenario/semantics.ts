@@ -34,9 +34,15 @@ export function crossCheck(doc: unknown): Draft[] {
   const kubelet = obj(spec.kubelet);
   const nodeName = str(kubelet?.nodeName) ?? 'node-a';
   const runtime = kubelet?.runtime === 'none' ? 'none' : 'simulated';
+  const byKey = declarePods(spec, nodeName, out);
+  const refs = referenceChecks(byKey, nodeName, out);
+  checkTimeline(spec, runtime, refs, afterUntilCheck(spec, out), out);
+  checkExpect(spec, refs, afterUntilCheck(spec, out), out);
+  return out;
+}
 
-  // Declared pods, with their containers.
-  const decls: Decl[] = [];
+/** The pods of `pods` and `staticPods` by key ("ns/name"), with their containers; checks names. */
+function declarePods(spec: Obj, nodeName: string, out: Draft[]): Map<string, Decl[]> {
   const byKey = new Map<string, Decl[]>();
   for (const where of ['pods', 'staticPods'] as const) {
     list(spec[where]).forEach((entry, i) => {
@@ -84,13 +90,21 @@ export function crossCheck(doc: unknown): Draft[] {
           path: [...path, 'metadata', 'name'],
           got: JSON.stringify(key),
         });
-      decls.push(d);
       byKey.set(key, [...same, d]);
     });
   }
+  return byKey;
+}
 
-  let misses = 0;
+interface Refs {
   /** Check a pod reference; returns the entries it names. */
+  ref: (v: unknown, path: PathSeg[]) => Decl[];
+  /** Check a container name against the pods a reference named. */
+  containerOf: (pods: Decl[], v: unknown, path: PathSeg[]) => void;
+}
+
+function referenceChecks(byKey: Map<string, Decl[]>, nodeName: string, out: Draft[]): Refs {
+  let misses = 0;
   const ref = (v: unknown, path: PathSeg[]): Decl[] => {
     const s = str(v);
     if (s === undefined || s.split('/').length > 2) return [];
@@ -108,7 +122,6 @@ export function crossCheck(doc: unknown): Draft[] {
     return found;
   };
 
-  /** Check a container name against the pods a reference named. */
   const containerOf = (pods: Decl[], v: unknown, path: PathSeg[]) => {
     const c = str(v);
     if (c === undefined || pods.length === 0 || pods.some((d) => d.containers.has(c))) return;
@@ -116,7 +129,13 @@ export function crossCheck(doc: unknown): Draft[] {
     out.push({ code: 'UNKNOWN_CONTAINER', message: `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`, path, got: JSON.stringify(c) });
   };
 
-  // A step or a timed assertion after the end of the run would never happen.
+  return { ref, containerOf };
+}
+
+type AfterUntil = (at: unknown, path: PathSeg[], what: string) => void;
+
+/** A step or a timed assertion after the end of the run would never happen. */
+function afterUntilCheck(spec: Obj, out: Draft[]): AfterUntil {
   const untilMs = spec.until === undefined ? 600_000 : typeof spec.until === 'string' ? parseDuration(spec.until) : undefined;
   const untilText = spec.until === undefined ? '600s (the default)' : String(spec.until);
   const afterUntil = (at: unknown, path: PathSeg[], what: string) => {
@@ -124,7 +143,10 @@ export function crossCheck(doc: unknown): Draft[] {
     if (untilMs !== undefined && ms !== undefined && ms > untilMs)
       out.push({ code: 'AFTER_UNTIL', message: `${what} at ${at} is after the end of the run (spec.until: ${untilText}), so it would never happen: move it or raise spec.until`, path, got: JSON.stringify(at) });
   };
+  return afterUntil;
+}
 
+function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
     if (!s) return;
@@ -148,7 +170,9 @@ export function crossCheck(doc: unknown): Draft[] {
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} has no manifest for the apiserver (static or \`only: kubelet\`)`, path: [...ap, 'pod'] });
     }
   });
+}
 
+function checkExpect(spec: Obj, { ref }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.expect).forEach((entry, i) => {
     const e = obj(entry);
     if (!e) return;
@@ -162,7 +186,6 @@ export function crossCheck(doc: unknown): Draft[] {
       if (f && 'at' in f) afterUntil(f.at, [...path, k, 'at'], 'this assertion');
     }
   });
-  return out;
 }
 
 /** A step needs exactly one action, an assertion exactly one kind. Unknown keys count as an
