@@ -137,7 +137,7 @@ type AfterUntil = (at: unknown, path: PathSeg[], what: string) => void;
 /** A step or a timed assertion after the end of the run would never happen. */
 function afterUntilCheck(spec: Obj, out: Draft[]): AfterUntil {
   const untilMs = spec.until === undefined ? 600_000 : typeof spec.until === 'string' ? parseDuration(spec.until) : undefined;
-  const untilText = spec.until === undefined ? '600s (the default)' : String(spec.until);
+  const untilText = spec.until === undefined ? '600s (the default)' : typeof spec.until === 'string' ? spec.until : '';
   const afterUntil = (at: unknown, path: PathSeg[], what: string) => {
     const ms = typeof at === 'string' ? parseDuration(at) : undefined;
     if (untilMs !== undefined && ms !== undefined && ms > untilMs)
