@@ -36,7 +36,8 @@ export function parseYaml(text: string, file: string): YamlResult {
 
   // The library's own duplicate-key check scans the map for every key (quadratic in a map's
   // size): keys are checked below instead, with a set per map.
-  const docs = [...new Composer({ version: '1.2', schema: 'core', prettyErrors: false, uniqueKeys: false }).compose(tokens, true, text.length)];
+  const docs = [...new Composer({ version: '1.2', schema: 'core', prettyErrors: false, uniqueKeys: false }).compose(tokens.splice(0), true, text.length)];
+  // (The token tree is let go as it is composed: the document keeps no reference to it.)
   if (docs.length === 0 || (docs.length === 1 && docs[0].contents === null && docs[0].errors.length === 0))
     return { ok: false, issues: [{ code: 'EMPTY_FILE', message: 'the file holds no YAML document', file, line: 1, col: 1, path: '' }] };
   if (docs.length > 1) {
