@@ -126,8 +126,14 @@ const BAD_TIME = 'a time like "@5s", "@-1m" or "@1.250s"';
 /** An RFC 3339 instant, or an `@<duration>` (metadata.deletionTimestamp). */
 export const instant = value({ type: 'string', description: 'RFC 3339 time or @<duration>' }, (v) => {
   if (typeof v === 'string' && v.startsWith('@')) return atTimeMs(v) === undefined ? new Refusal('BAD_TIME', BAD_TIME) : v;
-  return typeof v === 'string' && parseRfc3339(v) !== undefined ? v : new Refusal('BAD_TIME', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
+  const ms = typeof v === 'string' ? parseRfc3339(v) : undefined;
+  if (ms === undefined) return new Refusal('BAD_TIME', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
+  return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('BAD_TIME', 'an RFC 3339 time from year 1000 to 8999');
 });
+
+/** The instants a file may name (epoch, deletionTimestamp): with offsets of up to 100 years every
+ *  instant of a run stays a 4-digit year. */
+export const [YEAR_1000, YEAR_9000] = [Date.UTC(1000, 0, 1), Date.UTC(9000, 0, 1)];
 
 // ---- status values ----
 

@@ -18,6 +18,8 @@ import {
   status,
   value,
   VERBS,
+  YEAR_1000,
+  YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
 import { INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
@@ -233,13 +235,12 @@ const kubelet = z.strictObject({
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
 });
 
-const [EPOCH_MIN, EPOCH_MAX] = [Date.UTC(1000, 0, 1), Date.UTC(9000, 0, 1)];
 /** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every
  *  instant of a run is still a 4-digit year. */
 const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s (years 1000 to 8999)' }, (v) => {
   const ms = typeof v === 'string' ? parseRfc3339(v) : undefined;
   if (ms === undefined) return new Refusal('INVALID_VALUE', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
-  return ms >= EPOCH_MIN && ms < EPOCH_MAX ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
+  return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
 });
 
 const spec = z.strictObject({
