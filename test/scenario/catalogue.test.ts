@@ -47,6 +47,7 @@ const cases: Case[] = [
   C('conditions a map', step('{ at: 1s, setPodStatus: { pod: web, status: { conditions: { type: Ready } } } }'), 'INVALID_TYPE', /expected a list/),
   C('conditions of strings', step('{ at: 1s, setPodStatus: { pod: web, status: { conditions: [Ready] } } }'), 'INVALID_TYPE', /expected a map/),
   C('phase a list', step('{ at: 1s, setPodStatus: { pod: web, status: { phase: [Running] } } }'), 'INVALID_TYPE', /got a list/),
+  C('a time that is not RFC 3339', status('{ conditions: [{ type: Ready, status: "True", lastTransitionTime: yesterday }] }'), 'INVALID_TYPE', /RFC 3339/),
   C('state a list', status('{ containerStatuses: [{ name: main, state: [] }] }'), 'INVALID_TYPE', /ContainerState/),
   C('a set as a status', step('{ at: 1s, setPodStatus: { pod: web, status: !!set { a, b } } }'), 'YAML_TAG', /!!set/),
   C('binary in a status', step('{ at: 1s, setPodStatus: { pod: web, status: { message: !!binary aGk= } } }'), 'YAML_TAG', /!!binary/),

@@ -7,10 +7,11 @@
 import { formatPath, suggest, type Draft, type PathSeg } from '../issues.js';
 import { show } from '../schema-values.js';
 import { clip } from '../yaml.js';
+import { parseRfc3339 } from '../../model/time.js';
 import { POD_TYPES } from './pod-schema.data.js';
 
 type Node =
-  | { k: 'string' | 'boolean' | 'integer' | 'number' | 'string|number' | 'any'; what: string }
+  | { k: 'string' | 'boolean' | 'integer' | 'number' | 'time' | 'string|number' | 'any'; what: string }
   | { k: 'enum'; values: readonly string[]; set: ReadonlySet<string>; what: string }
   | { k: 'list' | 'map'; of: Node; what: string }
   | { k: 'obj'; name: string; fields: Map<string, Node>; what: string };
@@ -20,6 +21,7 @@ const WHAT: Record<string, string> = {
   boolean: 'true or false',
   integer: 'an integer',
   number: 'a number',
+  time: 'an RFC 3339 time like "2026-01-01T00:00:05Z" (or @<duration>)',
   'string|number': 'a string or a number',
   any: 'anything',
 };
@@ -83,6 +85,9 @@ function walk(v: unknown, t: Node, path: PathSeg[], mode: PodCheckMode, out: Dra
       return void (typeof v === 'boolean' || bad());
     case 'number':
       return void (typeof v === 'number' || bad());
+    case 'time':
+      // `@<duration>` is checked (and resolved) by the loader itself.
+      return void ((typeof v === 'string' && (v.startsWith('@') || parseRfc3339(v) !== undefined)) || bad());
     case 'integer':
       return void (Number.isInteger(v) || bad());
     case 'string|number':
