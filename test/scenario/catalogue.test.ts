@@ -48,6 +48,8 @@ const cases: Case[] = [
   C('conditions of strings', step('{ at: 1s, setPodStatus: { pod: web, status: { conditions: [Ready] } } }'), 'INVALID_TYPE', /expected a map/),
   C('phase a list', step('{ at: 1s, setPodStatus: { pod: web, status: { phase: [Running] } } }'), 'INVALID_TYPE', /got a list/),
   C('a time that is not RFC 3339', status('{ conditions: [{ type: Ready, status: "True", lastTransitionTime: yesterday }] }'), 'INVALID_TYPE', /RFC 3339/),
+  C('a condition without its type', step('{ at: 1s, externalPatch: { pod: web, status: { conditions: [{ status: "True" }] } } }'), 'MISSING_FIELD', /known by its type/),
+  C('a host IP without its ip', status('{ hostIPs: [{}] }'), 'MISSING_FIELD', /known by its ip/),
   C('state a list', status('{ containerStatuses: [{ name: main, state: [] }] }'), 'INVALID_TYPE', /ContainerState/),
   C('a set as a status', step('{ at: 1s, setPodStatus: { pod: web, status: !!set { a, b } } }'), 'YAML_TAG', /!!set/),
   C('binary in a status', step('{ at: 1s, setPodStatus: { pod: web, status: { message: !!binary aGk= } } }'), 'YAML_TAG', /!!binary/),

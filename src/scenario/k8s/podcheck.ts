@@ -30,6 +30,18 @@ const WHAT: Record<string, string> = {
  *  source would write, and the field it is. */
 const GO_NAMES: Record<string, string> = { lastTerminationState: 'lastState', deprecatedServiceAccount: 'serviceAccount' };
 
+/** The key each item of a merged list must carry: the lists the apiserver merges by a key
+ *  (patchMergeKey, as model/strategic-merge.ts declares them) and the container statuses, which
+ *  the kubelet matches by name. An item without it cannot be merged or matched. */
+const LIST_KEYS: Record<string, string> = {
+  'core.v1.PodCondition': 'type',
+  'core.v1.PodIP': 'ip',
+  'core.v1.HostIP': 'ip',
+  'core.v1.PodResourceClaimStatus': 'name',
+  'core.v1.ContainerStatus': 'name',
+  'meta.v1.OwnerReference': 'uid',
+};
+
 const compiled = new Map<string, Node>();
 function compile(expr: string): Node {
   const hit = compiled.get(expr);
@@ -107,6 +119,9 @@ function walk(v: unknown, t: Node, path: PathSeg[], mode: PodCheckMode, out: Dra
         // list item is no value at all.
         if (item === null && mode !== 'pattern' && t.of.k !== 'any') out.push({ code: 'INVALID_TYPE', message: `expected ${t.of.what}, got null`, path: [...path, i], expected: t.of.what, got: 'null' });
         else walk(item, t.of, [...path, i], mode, out);
+        const key = t.of.k === 'obj' && mode !== 'pattern' ? LIST_KEYS[t.of.name] : undefined;
+        if (key && isMap(item) && (item[key] === undefined || item[key] === null || item[key] === ''))
+          out.push({ code: 'MISSING_FIELD', message: `missing required field "${key}": each ${typeName((t.of as { name: string }).name)} in this list is known by its ${key} (not empty)`, path: [...path, i], expected: key });
       }
       return;
     case 'map':
