@@ -49,7 +49,7 @@ const xKss = z
     createAt: durationOr('never').optional(),
     only: z.enum(['kubelet', 'apiserver']).optional(),
     containers: z.record(z.string(), z.array(attempt).min(1)).optional(),
-    unchecked: z.array(z.string()).optional().meta({ description: 'fields of this pod (e.g. status.phase) the Kubernetes schema does not judge' }),
+    unchecked: z.array(z.string()).optional().meta({ description: 'fields of this pod (e.g. status.phase) whose value may lie outside the Kubernetes enum' }),
   })
   .meta({ description: 'simulator-only behaviour; never sent to the apiserver' });
 
