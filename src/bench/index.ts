@@ -7,6 +7,7 @@ import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
 import { loadBench } from './load.js';
 import { statusManager1000 } from './status-manager-1000.js';
+import { longCrashloop, nodeScaling, scalingPoints } from './scaling.js';
 import type { BenchResult } from './types.js';
 
 const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
@@ -15,11 +16,17 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'status-manager-1000-classic': () => statusManager1000('classic'),
   'node-110': node110,
   'kss-test': kssTest,
+  'long-crashloop': longCrashloop,
+  'node-scaling': nodeScaling,
+};
+/** Cases a parent case runs in a child process of their own; not run by a plain `npm run bench`. */
+const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {
+  ...scalingPoints,
   'load-10k': () => loadBench(10_000),
   'load-100k': () => loadBench(100_000),
 };
 
-/** Names that stand for several cases, each run in a fresh process. */
+/** Names that stand for several cases, each run in a fresh process (`npm run bench -- load`). */
 const groups: Record<string, string[]> = { load: ['load-10k', 'load-100k'] };
 
 async function main(): Promise<void> {
@@ -29,7 +36,7 @@ async function main(): Promise<void> {
     return;
   }
   for (const w of wanted) {
-    if (!(w in cases)) {
+    if (!(w in cases) && !(w in hidden)) {
       process.stderr.write(`unknown bench case ${JSON.stringify(w)}; known: ${[...Object.keys(cases), ...Object.keys(groups)].join(', ')}\n`);
       process.exit(2);
     }
@@ -43,7 +50,7 @@ async function main(): Promise<void> {
   }
   for (const name of wanted) {
     if (global.gc) global.gc();
-    const r = await cases[name]();
+    const r = await (cases[name] ?? hidden[name])();
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024); // peak so far in this process
     const out = {
       ...r,

@@ -146,6 +146,8 @@ function afterUntilCheck(spec: Obj, out: Draft[]): AfterUntil {
   return afterUntil;
 }
 
+/** Each timeline step: exactly one action, its pod and container references, and the action's
+ *  own conditions (node actions need a runtime, mirrors a static pod, create a manifest). */
 function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
@@ -172,6 +174,7 @@ function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, a
   });
 }
 
+/** Each assertion: exactly one kind, and its pod reference. */
 function checkExpect(spec: Obj, { ref }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.expect).forEach((entry, i) => {
     const e = obj(entry);

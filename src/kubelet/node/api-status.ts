@@ -136,7 +136,11 @@ function lastStatusByName(statuses: readonly ContainerStatus[] | undefined, name
  *
  *  Upstream keeps the statuses in a map by container name; here they are kept by the spec index of
  *  the first container of that name (slotOf), which is that map: a later container of the same name
- *  writes the same entry, and the map's insertion order is the order of the first indices. */
+ *  writes the same entry, and the map's insertion order is the order of the first indices.
+ *
+ *  Over 80 lines, as upstream's kl.convertToAPIContainerStatuses (kubelet_pods.go, some 150 lines) is:
+ *  one function, ported whole. */
+// upstream-length: convertToAPIContainerStatuses (pkg/kubelet/kubelet_pods.go) is itself ~150 lines.
 export function convertToAPIContainerStatuses(
   pod: Pod,
   podStatus: RuntimePodStatus,
@@ -276,7 +280,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (gen === 'classic') {
     phase = getPhaseClassic(spec, all);
   } else {
-    phase = getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
+    // (transitional, v1.23: getPhase(spec, allStatus) as v1.20's, then the v1.22 three-way merge)
+    phase = gen === 'transitional' ? getPhaseClassic(spec, all) : getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
     if (!isPodPhaseTerminal(phase)) {
       if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
       else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
@@ -305,7 +310,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (apiConditions) for (let i = 0; i < apiConditions.length; i++) if (!podConditionByKubelet(apiConditions[i].type, gen, ctx.gates)) conditions.push(clone(apiConditions[i]));
   const initStatuses = s.initContainerStatuses ?? [];
   const regular = s.containerStatuses ?? [];
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     conditions.push(generatePodInitializedCondition(spec, initStatuses, phase, gen, ctx.gates));
     conditions.push(generatePodReadyCondition(spec, conditions, regular, phase, gen, ctx.gates));
     conditions.push(generateContainersReadyCondition(spec, regular, phase, gen, ctx.gates));
