@@ -2,7 +2,6 @@
 // Draft (code, message, path); the loader then finds its place in the YAML and makes it an Issue.
 import type { core } from 'zod';
 import { MISSING, show } from './schema-values.js';
-import { clip } from './yaml.js';
 
 /** One problem in a scenario file, positioned like a compiler diagnostic. */
 export interface Issue {
@@ -29,6 +28,12 @@ export interface Draft {
   expected?: string;
   got?: string;
   atKey?: boolean;
+}
+
+/** At most 60 characters of untrusted text, for a message. */
+export function clip(s: string, max = 60): string {
+  const q = JSON.stringify(s.length > max ? s.slice(0, max) : s);
+  return s.length > max ? `${q}… (${s.length} characters)` : q;
 }
 
 /** `spec.pods[1].metadata.name`; keys that are not plain words are quoted: `annotations["a/b"]`. */

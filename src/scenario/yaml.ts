@@ -5,7 +5,7 @@
 // is refused with a position rather than overflowing a stack later on.
 import { isUtf8 } from 'node:buffer';
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document } from 'yaml';
-import type { Issue } from './issues.js';
+import { clip, type Issue } from './issues.js';
 
 /** The largest scenario file read (bytes); larger ones are refused before they are parsed. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -128,12 +128,6 @@ function checkTokens(tokens: CST.Token[], issue: Issuer): Issue[] {
     if (out.length > 1000) break;
   }
   return out;
-}
-
-/** At most 60 characters of untrusted text, for a message. */
-export function clip(s: string, max = 60): string {
-  const q = JSON.stringify(s.length > max ? s.slice(0, max) : s);
-  return s.length > max ? `${q}… (${s.length} characters)` : q;
 }
 
 /** The first byte that is not valid UTF-8, or -1. */

@@ -4,9 +4,8 @@
 // field validation does. Required fields are not checked (the apiserver defaults most of them, and
 // a status pattern names only what it matches). The schema is compiled once per process; a check
 // is one walk over the value, linear in its size.
-import { formatPath, suggest, type Draft, type PathSeg } from '../issues.js';
+import { clip, formatPath, suggest, type Draft, type PathSeg } from '../issues.js';
 import { show } from '../schema-values.js';
-import { clip } from '../yaml.js';
 import { parseRfc3339 } from '../../model/time.js';
 import { POD_TYPES } from './pod-schema.data.js';
 
