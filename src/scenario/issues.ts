@@ -16,6 +16,8 @@ export interface Issue {
   path: string;
   expected?: string;
   got?: string;
+  /** 'warning' does not fail the load (rendered `warning CODE at path`); absent means 'error'. */
+  severity?: 'warning';
 }
 
 export type PathSeg = string | number;
@@ -28,6 +30,7 @@ export interface Draft {
   expected?: string;
   got?: string;
   atKey?: boolean;
+  severity?: 'warning';
 }
 
 /** At most 60 characters of untrusted text, for a message. */

@@ -12,9 +12,10 @@ import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
 import { MAX_FILE_BYTES, parseYaml } from './yaml.js';
 
-/** On failure, `text` is the file's text when it could be read (for code frames: a caller need
+/** A load that succeeded may still carry warnings (issues with severity 'warning'); a failed one
+ *  lists its errors and warnings together, in file order. On failure, `text` is the file's text when it could be read (for code frames: a caller need
  *  not read the file again, which for a FIFO or a device would block). */
-export type LoadResult = { ok: true; scenario: Scenario } | { ok: false; issues: Issue[]; text?: string };
+export type LoadResult = { ok: true; scenario: Scenario; warnings?: Issue[] } | { ok: false; issues: Issue[]; text?: string };
 
 /** At most this many issues are listed; one more says how many were left out. */
 export const MAX_ISSUES = 100;
@@ -61,18 +62,20 @@ function load(text: string, file: string, hash: string): LoadResult {
     const r = locate(path, atKey);
     return r ? at(r[0], r[1]) : { line: 1, col: 1 };
   };
-  if (drafts.length > 0 || !parsed.success) {
-    const issues = drafts.map((d): Issue => {
+  const issues = tidy(
+    drafts.map((d): Issue => {
       const { atKey, path, ...rest } = d;
       return compactIssue({ ...rest, file, ...place(path, atKey), path: formatPath(path) });
-    });
-    return { ok: false, issues: tidy(issues, file) };
-  }
+    }),
+    file,
+  );
+  if (issues.some((i) => i.severity !== 'warning') || !parsed.success) return { ok: false, issues };
   const posOf = (path: PathSeg[]): SourcePos => {
     const { line, col } = place(path);
     return { line, col };
   };
-  return { ok: true, scenario: buildScenario({ raw: parsed.data, file, sha256: hash, posOf }) };
+  const scenario = buildScenario({ raw: parsed.data, file, sha256: hash, posOf });
+  return issues.length > 0 ? { ok: true, scenario, warnings: issues } : { ok: true, scenario };
 }
 
 /** zod's error map sees the schema that raised an issue: note what it knows on the issue (the

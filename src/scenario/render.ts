@@ -29,7 +29,7 @@ export function safeText(s: string): string {
 
 function renderOne(i: Issue, lineAt: ((n: number) => string | undefined) | undefined): string {
   const where = i.line > 0 ? `${safeText(i.file)}:${i.line}:${i.col}` : safeText(i.file);
-  const out = [`${where}: error ${i.code}${i.path ? ` at ${safeText(clipText(i.path, 200))}` : ''}`];
+  const out = [`${where}: ${i.severity ?? 'error'} ${i.code}${i.path ? ` at ${safeText(clipText(i.path, 200))}` : ''}`];
   for (const l of clipText(i.message, MAX_MESSAGE).split('\n')) out.push(`  ${safeText(l)}`);
   const src = lineAt && i.line > 0 ? lineAt(i.line) : undefined;
   if (src !== undefined) {
