@@ -329,7 +329,7 @@ export class ApiServer {
   // ----------------------------------------------------------------------------------------------
 
   private writeStatusPatch(key: string, cur: Pod, statusPatch: unknown, actor: Actor, verb: 'patch'): ApiResult<Pod> {
-    if (statusPatch === undefined || statusPatch === null) return this.unchanged(key, cur, actor);
+    if (statusPatch === undefined || statusPatch === null) return this.unchanged(key, cur, actor, { wrote: null });
     if (typeof statusPatch !== 'object' || Array.isArray(statusPatch)) {
       return this.error(verb, actor, key, 422, `Pod "${splitKey(key)[1]}" is invalid: status: must be an object`);
     }
@@ -341,12 +341,13 @@ export class ApiServer {
       if (e instanceof StrategicMergeError) return this.error(verb, actor, key, 422, e.message);
       throw e;
     }
-    return this.writeStatus(key, cur, status, actor, verb);
+    return this.writeStatus(key, cur, status, actor, verb, statusPatch);
   }
 
-  private writeStatus(key: string, cur: Pod, status: PodStatus, actor: Actor, verb: 'patch' | 'update'): ApiResult<Pod> {
+  private writeStatus(key: string, cur: Pod, status: PodStatus, actor: Actor, verb: 'patch' | 'update', wrote: unknown = status): ApiResult<Pod> {
     // PUT status has no trace type of its own: it is traced as api.patch with verb 'update'.
-    const extra = verb === 'update' ? { verb } : undefined;
+    // `wrote`: what the request wrote (the status patch, or the whole status of a PUT).
+    const extra = verb === 'update' ? { verb, wrote } : { wrote };
     if (jsonEqual(status, cur.status)) return this.unchanged(key, cur, actor, extra);
     const rv = this.nextRV();
     // A plain spread over the frozen object: only the new parts need freezing (cheaper than a draft).
@@ -402,19 +403,24 @@ export class ApiServer {
     for (const l of ls) l(ev);
   }
 
+  /** Traces a served request. A write (every type but api.get) also carries `stored`: the object as
+   *  stored at that resourceVersion (uid, deletionTimestamp, status; null once removed). */
   private served(type: TraceType, actor: Actor, key: string, pod: Pod, extra?: Record<string, unknown>): void {
     if (emitsNothing(this.tracer)) {
       this.tracer.skip!(type);
       return;
     }
+    const m = pod.metadata;
+    const stored = type === 'api.get' ? undefined : extra?.removed === true ? null : { uid: m?.uid, deletionTimestamp: m?.deletionTimestamp ?? undefined, status: pod.status ?? {} };
     this.tracer.emit({
       type,
       actor,
       pod: key,
-      uid: pod.metadata?.uid ?? '',
+      uid: m?.uid ?? '',
       code: 200,
-      resourceVersion: pod.metadata?.resourceVersion ?? '',
+      resourceVersion: m?.resourceVersion ?? '',
       ...extra,
+      stored,
     });
   }
 

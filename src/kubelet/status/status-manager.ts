@@ -547,7 +547,7 @@ export class StatusManager implements StatusManagerApi {
     this.podStatuses.set(uid, entry);
     this.noteVersions(uid);
     if (cached === undefined) this.sortedUIDs = null;
-    this.emit('status.set', key, uid, { version });
+    this.emit('status.set', key, uid, { version, cached: s }); // cached: the status now in the cache (trace only, not in goldens)
 
     if (this.gen === 'classic') {
       if (this.podStatusChannel.trySend({ podUID: uid, status: entry })) return true;
