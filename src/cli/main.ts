@@ -6,6 +6,7 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
+import { addViewOptions, viewArgs } from './views-output.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -32,13 +33,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       'run <scenario>',
       'run one scenario and show its timeline and verdict',
       (y) =>
-        y
+        addViewOptions(y)
           .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
           .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
           .option('until', { type: 'string', describe: 'virtual end time, a Go duration (overrides spec.until)' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'status manager generation (overrides spec.kubelet.statusManager)' })
           .option('trace', { type: 'string', describe: 'write the trace as JSON Lines to FILE (whole or not at all)' })
-          .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
+          .option('format', { choices: ['pretty', 'json', 'mermaid'] as const, default: 'pretty' as const, describe: 'output format (mermaid: a sequence diagram)' })
           .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
           .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
           .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' }),
@@ -55,6 +56,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
             stats: a.stats,
             verbose: a.verbose,
             maxEvents: a['max-events'],
+            ...viewArgs(a),
           },
           io,
         );

@@ -2,11 +2,30 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { TraceRecord } from '../model/trace.js';
 import { statusChanges, statusText } from './status-text.js';
+import { decisionText } from './decisions.js';
+import { explainAssertion, explainViolation } from './explain.js';
+
+/** A failed expectation, marked inline at its instant (or at the end) with its explanation. */
+export interface FailedMark {
+  index: number;
+  kind: string;
+  line: number;
+  message: string;
+  atMs?: number;
+  pod?: string;
+}
 
 export interface PrettyOptions {
   color: boolean;
   /** Show kubelet log lines down to this verbosity (default: info, warnings and errors only). */
   verbose?: boolean;
+  /** Only this pod's records (and those of no pod). */
+  pod?: string;
+  /** Only records whose type starts with one of these (status, api, runtime, pleg, worker, probe,
+   *  fault, step, log, kubelet, mirror); violations are always shown. */
+  only?: readonly string[];
+  /** Failed expectations to mark inline. */
+  failed?: readonly FailedMark[];
 }
 
 export function makeChalk(color: boolean): ChalkInstance {
@@ -62,6 +81,8 @@ export function colorFor(c: ChalkInstance, type: string, r: TraceRecord): (s: st
 }
 
 export function isShown(r: TraceRecord, opts: PrettyOptions): boolean {
+  if (opts.pod !== undefined && r.pod !== undefined && r.pod !== opts.pod) return false;
+  if (opts.only !== undefined && r.type !== 'invariant.violation' && !opts.only.some((o) => r.type === o || r.type.startsWith(o + '.'))) return false;
   if (r.type !== 'log') return true;
   if (opts.verbose) return true;
   return r.level === 'error' || r.level === 'warning' || r.level === 'info';
@@ -73,14 +94,30 @@ export function formatRecord(r: TraceRecord, c: ChalkInstance, before?: unknown)
   const head = `${c.dim(formatT(r.t))}  ${r.actor.padEnd(10)} ${col(r.type.padEnd(18))}`;
   const pod = r.pod ? c.bold(r.pod) + ' ' : '';
   const body = r.type === 'log' ? `${r.level} ${JSON.stringify(r.msg)}` : `${fieldText(r)} ${contentText(r, before)}`;
-  return `${head} ${pod}${body}`.trimEnd();
+  const why = r.type.startsWith('status.') && r.type !== 'status.set' ? decisionText(r) : undefined;
+  return `${head} ${pod}${body}`.trimEnd() + (why !== undefined ? c.dim(` — ${why}`) : '');
 }
 
+function* markLines(m: FailedMark, records: readonly TraceRecord[], c: ChalkInstance): Generator<string> {
+  const at = m.atMs !== undefined ? formatT(m.atMs) : ''.padStart(10);
+  yield `${c.dim(at)}  ${c.red.bold('✗ expect[' + m.index + ']')} ${m.kind} (line ${m.line}): ${m.message}`;
+  yield `            ${c.red('↳')} ${explainAssertion(m, records)}`;
+}
+
+/** The timeline: each shown record; after a violation, its explanation; each failed expectation
+ *  with an instant at that instant (the others after the last record). */
 export function* prettyLines(records: readonly TraceRecord[], opts: PrettyOptions): Generator<string> {
   const c = makeChalk(opts.color);
   const cached = new Map<string, unknown>();
+  const marks = [...(opts.failed ?? [])].sort((a, b) => (a.atMs ?? Infinity) - (b.atMs ?? Infinity) || a.index - b.index);
+  let m = 0;
   for (const r of records) {
-    if (isShown(r, opts)) yield formatRecord(r, c, cached.get(`${r.pod}/${String(r.uid)}`));
+    while (m < marks.length && marks[m].atMs !== undefined && marks[m].atMs! < r.t) yield* markLines(marks[m++], records, c);
+    if (isShown(r, opts)) {
+      yield formatRecord(r, c, cached.get(`${r.pod}/${String(r.uid)}`));
+      if (r.type === 'invariant.violation') yield `            ${c.red('↳')} ${explainViolation(r, records).long}`;
+    }
     if (r.type === 'status.set') cached.set(`${r.pod}/${String(r.uid)}`, r.cached);
   }
+  while (m < marks.length) yield* markLines(marks[m++], records, c);
 }

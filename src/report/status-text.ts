@@ -21,59 +21,57 @@ export function containerStateText(state: unknown): string {
   return '?';
 }
 
-/** name=text for each status of a list (containerStatuses and the like). */
-function containersText(list: unknown, prefix: string): string[] {
+/** [name, text] for each status of a list (containerStatuses and the like). */
+function containerWords(list: unknown, prefix: string): Array<[string, string]> {
   if (!Array.isArray(list)) return [];
-  const out: string[] = [];
+  const out: Array<[string, string]> = [];
   for (const c of list) {
     const o = obj(c);
     if (o === undefined) continue;
-    let txt = `${prefix}${String(o.name ?? '?')}=${containerStateText(o.state)}`;
-    if (o.ready === true) txt += '+ready';
-    out.push(txt);
+    out.push([`${prefix}${String(o.name ?? '?')}`, containerStateText(o.state) + (o.ready === true ? '+ready' : '')]);
   }
   return out;
 }
 
-/** The status (or a status patch: only the parts it has) in words. */
-export function statusText(status: unknown): string {
+const KNOWN = new Set(['phase', 'conditions', 'initContainerStatuses', 'containerStatuses', 'reason', 'message']);
+
+/** The status's words as [key, value] pairs: phase, each condition, each container, reason, message,
+ *  and "+" with the names of the other fields present. */
+function statusWords(status: unknown): Array<[string, string]> {
   const s = obj(status);
-  if (s === undefined) return String(status);
-  const parts: string[] = [];
-  if (s.phase !== undefined) parts.push(`phase=${String(s.phase)}`);
+  if (s === undefined) return [];
+  const parts: Array<[string, string]> = [];
+  if (s.phase !== undefined) parts.push(['phase', String(s.phase)]);
   if (Array.isArray(s.conditions)) {
     for (const c of s.conditions) {
       const o = obj(c);
-      if (o !== undefined && o.type !== undefined && o.status !== undefined) parts.push(`${String(o.type)}=${String(o.status)}`);
+      if (o !== undefined && o.type !== undefined && o.status !== undefined) parts.push([String(o.type), String(o.status)]);
     }
   }
-  parts.push(...containersText(s.initContainerStatuses, 'init:'));
-  parts.push(...containersText(s.containerStatuses, ''));
-  if (s.reason !== undefined) parts.push(`reason=${String(s.reason)}`);
-  if (s.message !== undefined) parts.push(`message=${JSON.stringify(s.message)}`);
-  const known = new Set(['phase', 'conditions', 'initContainerStatuses', 'containerStatuses', 'reason', 'message']);
-  const other = Object.keys(s).filter((k) => !known.has(k) && !k.startsWith('$'));
-  if (other.length > 0) parts.push(`+${other.sort().join(',')}`);
-  return parts.length > 0 ? parts.join(' ') : '(empty)';
+  parts.push(...containerWords(s.initContainerStatuses, 'init:'));
+  parts.push(...containerWords(s.containerStatuses, ''));
+  if (s.reason !== undefined) parts.push(['reason', String(s.reason)]);
+  if (s.message !== undefined) {
+    const m = JSON.stringify(s.message);
+    parts.push(['message', m.length > 40 ? m.slice(0, 38) + '…"' : m]);
+  }
+  const other = Object.keys(s).filter((k) => !KNOWN.has(k) && !k.startsWith('$'));
+  if (other.length > 0) parts.push(['+', other.sort().join(',')]);
+  return parts;
 }
 
-/** The words of statusText as a map (key "phase", "Ready", "main", …) → value. */
-function statusWords(status: unknown): Map<string, string> {
-  const m = new Map<string, string>();
-  const txt = statusText(status);
-  if (txt === '(empty)') return m;
-  for (const w of txt.split(' ')) {
-    const i = w.indexOf('=');
-    if (i > 0) m.set(w.slice(0, i), w.slice(i + 1));
-  }
-  return m;
+/** The status (or a status patch: only the parts it has) in words. */
+export function statusText(status: unknown): string {
+  if (obj(status) === undefined) return String(status);
+  const parts = statusWords(status).map(([k, v]) => (k === '+' ? `+${v}` : `${k}=${v}`));
+  return parts.length > 0 ? parts.join(' ') : '(empty)';
 }
 
 /** What differs between two statuses, in words: ["phase Running→Failed", "Ready True→False"].
  *  Only what statusText shows is compared (timestamps and ids are left out). */
 export function statusChanges(before: unknown, after: unknown): string[] {
-  const a = statusWords(before);
-  const b = statusWords(after);
+  const a = new Map(statusWords(before).filter(([k]) => k !== '+'));
+  const b = new Map(statusWords(after).filter(([k]) => k !== '+'));
   const out: string[] = [];
   for (const k of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(k);
@@ -87,4 +85,9 @@ export function statusChanges(before: unknown, after: unknown): string[] {
  *  what the HTML panel highlights. */
 export function changedKeys(before: unknown, after: unknown): string[] {
   return statusChanges(before, after).map((c) => c.slice(0, c.indexOf(' ')));
+}
+
+/** The status's words as [key, value] pairs (what statusText joins): for views that lay them out. */
+export function statusWordPairs(status: unknown): Array<[string, string]> {
+  return statusWords(status);
 }
