@@ -7,6 +7,7 @@ import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
 import { addViewOptions, viewArgs } from './views-output.js';
+import { diffCommand } from './diff-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -130,6 +131,21 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       },
     )
     .command(
+      'diff <inputs..>',
+      'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files',
+      (y) =>
+        y
+          .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'a scenario file, or two trace files of kss run --trace' })
+          .option('seeds', { type: 'string', describe: 'A,B: one generation under two seeds' })
+          .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'with --seeds: the generation' })
+          .option('until', { type: 'string', describe: 'virtual end time, a Go duration' })
+          .option('format', { choices: ['text', 'mermaid', 'shiviz'] as const, default: 'text' as const, describe: 'aligned text, two Mermaid diagrams (Markdown), or one ShiViz log of both' }),
+      (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
+        code = diffCommand({ inputs: a.inputs as string[], seeds: a.seeds, statusManager: a['status-manager'], until: a.until, format: a.format }, io);
+      },
+    )
+    .command(
       'schema',
       'print the JSON Schema of the scenario format',
       (y) => y.option('output', { alias: 'o', type: 'string', describe: 'write it to FILE (whole or not at all)' }),
@@ -138,7 +154,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         code = schemaCommand({ output: a.output }, io);
       },
     )
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema')
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, diff, inspect')
     .strict()
     .help()
     .version(false)
