@@ -46,11 +46,12 @@ export function writesBefore(records: readonly TraceRecord[], pod: string | unde
   return out.reverse();
 }
 
-function writeWords(w: TraceRecord): string {
+function writeWords(w: TraceRecord, brief = false): string {
   const who = w.actor === 'kubelet' ? "the kubelet's" : `the ${w.actor}'s`;
   const verb = w.type === 'api.create' ? 'CREATE' : w.type === 'api.delete' ? 'DELETE' : 'PATCH';
   let what = '';
-  if (w.wrote !== undefined && w.wrote !== null) what = ` writing ${clip(statusText(w.wrote), 110)}`;
+  if (brief) what = '';
+  else if (w.wrote !== undefined && w.wrote !== null) what = ` writing ${clip(statusText(w.wrote), 110)}`;
   else if (w.type === 'api.delete') what = w.removed === true ? ' removing it' : ` (grace ${String(w.gracePeriodSeconds)})`;
   else if (w.deletionTimestamp !== undefined) what = ' setting deletionTimestamp';
   return `${who} ${verb} at ${sec(w.t)}${what} (rv ${String(w.resourceVersion)})`;
@@ -91,7 +92,7 @@ export function explainViolation(v: TraceRecord, records: readonly TraceRecord[]
   const msg = String(v.message ?? '');
   const long = explainAt(records, v.pod, v.seq, `${name} is broken at ${sec(v.t)} for ${shortPod(v.pod) || 'the node'}: ${meaning}, but ${msg}`);
   const last = writesBefore(records, v.pod, v.seq, 1)[0];
-  const short = last !== undefined ? `after ${writeWords(last)}: ${msg}` : msg;
+  const short = last !== undefined ? `after ${writeWords(last, true)}: ${msg}` : msg;
   return { short: short.length > 220 ? short.slice(0, 219) + '…' : short, long };
 }
 

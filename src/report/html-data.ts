@@ -22,7 +22,7 @@ export interface HtmlData {
   lb: number[];
   /** Per record index: the state updates it makes ([podIdx, kind, ...values]). Kinds: 'c' cache
    *  entry [version, words, full], 'a' version sent, 's' apiserver object [rv, words, full] (words
-   *  -1: removed), 'd' cache entry dropped. */
+   *  -1: removed), 'd' cache entry dropped, 'r' a container's state in the runtime [name, words]. */
   u: Record<number, Array<Array<number | string>>>;
   /** Requests: [sendIdx, answerIdx (-1: none), lane of the sender]. */
   req: Array<[number, number, number]>;
@@ -70,6 +70,9 @@ function updates(r: TraceRecord, pod: number, st: Interner, full: boolean, synci
   const out: Array<Array<number | string>> = [];
   const statusIds = (status: unknown): [number, number] => [st.id(JSON.stringify(statusWordPairs(status))), full ? st.id(JSON.stringify(status, null, 1)) : -1];
   if (r.type === 'status.set' && r.cached !== undefined) out.push([pod, 'c', Number(r.version), ...statusIds(r.cached)]);
+  if (r.type === 'runtime.start') out.push([pod, 'r', String(r.container), `running (attempt ${String(r.attempt)})`]);
+  if (r.type === 'runtime.exit') out.push([pod, 'r', String(r.container), `exited ${String(r.exitCode)}`]);
+  if (r.type === 'runtime.remove') out.push([pod, 'r', String(r.container), 'removed']);
   if (r.type === 'status.sync') syncing.set(pod, Number(r.version));
   if (r.type === 'status.skip' && r.reason === 'unchanged') out.push([pod, 'a', Number(r.version)]);
   if (r.type === 'status.recreated') out.push([pod, 'd']);

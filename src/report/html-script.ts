@@ -1,9 +1,9 @@
 // The HTML timeline's script, inlined into the page (plain browser JavaScript, no library, no
 // network). It reads the data of html-data.ts from the page, draws swimlanes on a canvas, and on a
 // click shows the state at that instant. `window.kssView` is its interface for tests.
+// (Top-level functions, no wrapper: the page has no other script.)
 export const HTML_SCRIPT = String.raw`
-(function () {
-  'use strict';
+'use strict';
   var D = JSON.parse(document.getElementById('kss-data').textContent);
   var N = D.t.length, LANE_H = 34, PAD_L = 8, AXIS_H = 22;
   var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
@@ -130,6 +130,7 @@ export const HTML_SCRIPT = String.raw`
         else if (u[1] === 'a') s.sent = u[2];
         else if (u[1] === 'd') { s.cache = null; s.sent = undefined; }
         else if (u[1] === 's') s.api = { rv: u[2], w: u[3], f: u[4], del: u[5] };
+        else if (u[1] === 'r') (s.rt || (s.rt = {}))[u[2]] = u[3];
       }
     }
     return st;
@@ -150,6 +151,7 @@ export const HTML_SCRIPT = String.raw`
     }).join('');
     var extra = '<tr><td>apiStatusVersions</td><td colspan="2" class="asv">' + (s.sent === undefined ? 'nothing sent yet' : 'v' + s.sent + ' sent') +
       (s.cache && s.sent !== undefined && s.sent < s.cache.v ? ' (v' + s.cache.v + ' not sent yet)' : '') + '</td></tr>';
+    if (s.rt) extra += '<tr class="runtime"><td>runtime</td><td colspan="2">' + Object.keys(s.rt).map(function (c) { return esc(c + ': ' + s.rt[c]); }).join(', ') + '</td></tr>';
     if (s.api && s.api.del) extra += '<tr><td>deletionTimestamp</td><td colspan="2">' + esc(s.api.del) + '</td></tr>';
     var det = '';
     if (s.cache && s.cache.f >= 0) det += '<details><summary>cached status (JSON)</summary><pre>' + esc(D.s[s.cache.f]) + '</pre></details>';
@@ -246,5 +248,4 @@ export const HTML_SCRIPT = String.raw`
     shownCount: function () { var n = 0; for (var i = 0; i < N; i++) n += shown[i]; return n; },
     ready: true,
   };
-})();
 `;

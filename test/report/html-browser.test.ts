@@ -131,6 +131,13 @@ describe('the HTML timeline in headless Chromium', () => {
     await page.selectOption('#pod', { label: 'default/web' });
     expect(await page.evaluate(() => (window as unknown as { kssView: { shownCount(): number } }).kssView.shownCount())).toBe(recs.filter((r) => r.pod === undefined || r.pod === 'default/web').length);
     expect(errors).toEqual([]);
+    // A race with the runtime: the apiserver is told Failed while the runtime still runs the container.
+    const other = pageFor('scenarios/invariants/no-terminal-while-running-broken.yaml');
+    const o = await open(other.path, page);
+    const orecs = other.trace.filter((r) => r.type !== 'log');
+    await clickEvent(o.page, orecs.findIndex((r) => r.type === 'invariant.violation'));
+    expect(await o.page.$eval('tr.runtime', (e) => e.textContent)).toBe('runtimemain: running (attempt 0)');
+    expect(await o.page.$eval('table.state tr[data-key="phase"]', (e) => e.textContent)).toBe('phaseFailedFailed');
   });
 
   it('a one-hour run of 110 pods (bench node-110) opens in under 3 s', async () => {

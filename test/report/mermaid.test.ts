@@ -37,12 +37,20 @@ describe('Mermaid sequence diagrams', () => {
     expect(r && r.diagramType).toBe('sequence');
   });
 
+  it("the README's diagram is today's output, and parses", async () => {
+    const readme = (await import('node:fs')).readFileSync(join(REPO, 'README.md'), 'utf8');
+    const block = /```mermaid\n([\s\S]*?)\n```/.exec(readme)![1];
+    const now = mermaidLines(trace('scenarios/invariants/no-terminal-while-running-broken.yaml'), { fromMs: 10_000 }).join('\n');
+    expect(block).toBe(now);
+    expect(await parse(block)).toBeTruthy();
+  });
+
   it('a violation is a red note at its instant, with the write that led to it', () => {
     const lines = mermaidLines(trace('scenarios/invariants/terminal-phase-sticky-broken.yaml'));
     const i = lines.findIndex((l) => l.includes('✗ terminal-phase-sticky'));
     expect(i).toBeGreaterThan(0);
     expect(lines[i - 1].trim()).toBe('rect rgba(255, 0, 0, 0.25)');
-    expect(lines[i]).toMatch(/after the kubelet's PATCH at 12\.\d+s writing phase=Running/);
+    expect(lines[i]).toMatch(/after the kubelet's PATCH at 12\.\d+s \(rv 4\): phase went Failed → Running/);
   });
 
   it('faults are shaded regions; requests carry what was sent and the answer', () => {
