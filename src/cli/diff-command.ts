@@ -2,7 +2,8 @@
 // generation, two seeds), `kss diff a.jsonl b.jsonl` (two trace files of `kss run --trace`): the two
 // timelines aligned, the first divergence in words, the final states side by side. Exit 0 when the
 // runs did the same, 1 when they differ, 2 on bad input. `--format mermaid` prints both diagrams
-// as Markdown, `--format shiviz` one ShiViz log with the two runs as executions.
+// as Markdown, `--format shiviz` one ShiViz log with the two runs as executions, `--format html` a
+// self-contained page of the same.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TraceRecord } from '../model/trace.js';
@@ -13,6 +14,7 @@ import { runScenario } from '../world/run.js';
 import { diffReport, type DiffSide } from '../report/diff-view.js';
 import { mermaidLines } from '../report/mermaid.js';
 import { shivizMulti } from '../report/shiviz.js';
+import { diffHtml } from '../report/diff-html.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import { parseTraceHeader } from './replay-command.js';
 import { readSource } from './run-command.js';
@@ -22,7 +24,7 @@ export interface DiffArgs {
   seeds?: string;
   statusManager?: Variant;
   until?: string;
-  format: 'text' | 'mermaid' | 'shiviz';
+  format: 'text' | 'mermaid' | 'shiviz' | 'html';
 }
 
 function readTraceFile(path: string, shown: string): DiffSide | string {
@@ -88,7 +90,8 @@ export function diffCommand(a: DiffArgs, io: CliIO): number {
   if (a.format === 'mermaid') {
     for (const s of sides) io.stdout(`### ${s.label}\n\n\`\`\`mermaid\n${mermaidLines(s.trace).join('\n')}\n\`\`\`\n\n`);
     io.stdout(report.lines[2] + '\n');
-  } else if (a.format === 'shiviz') io.stdout(shivizMulti(sides.map((s) => ({ title: s.label, trace: s.trace }))));
+  } else if (a.format === 'html') io.stdout(diffHtml(x, y, report.rows, report.first));
+  else if (a.format === 'shiviz') io.stdout(shivizMulti(sides.map((s) => ({ title: s.label, trace: s.trace }))));
   else for (const l of report.lines) io.stdout(l + '\n');
   return report.same ? EXIT_PASS : EXIT_FAIL;
 }

@@ -139,7 +139,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
           .option('seeds', { type: 'string', describe: 'A,B: one generation under two seeds' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'with --seeds: the generation' })
           .option('until', { type: 'string', describe: 'virtual end time, a Go duration' })
-          .option('format', { choices: ['text', 'mermaid', 'shiviz'] as const, default: 'text' as const, describe: 'aligned text, two Mermaid diagrams (Markdown), or one ShiViz log of both' }),
+          .option('format', { choices: ['text', 'mermaid', 'shiviz', 'html'] as const, default: 'text' as const, describe: 'aligned text, two Mermaid diagrams (Markdown), one ShiViz log of both, or a self-contained HTML page' }),
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = diffCommand({ inputs: a.inputs as string[], seeds: a.seeds, statusManager: a['status-manager'], until: a.until, format: a.format }, io);

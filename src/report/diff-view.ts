@@ -16,7 +16,7 @@ function compared(r: TraceRecord): boolean {
   return r.type === 'invariant.violation' || ((r.type.startsWith('status.') || r.type.startsWith('api.') || r.type.startsWith('runtime.')) && r.type !== 'api.watch' && r.type !== 'status.same');
 }
 
-interface Entry {
+export interface Entry {
   r: TraceRecord;
   key: string;
   text: string;
@@ -174,12 +174,12 @@ export function finalLines(a: DiffSide, b: DiffSide): string[] {
 }
 
 /** The whole report: header, first divergence, aligned timelines, final states. */
-export function diffReport(a: DiffSide, b: DiffSide, opts: { width?: number; maxRows?: number } = {}): { lines: string[]; same: boolean } {
+export function diffReport(a: DiffSide, b: DiffSide, opts: { width?: number; maxRows?: number } = {}): { lines: string[]; same: boolean; rows: Row[]; first?: string } {
   const rows = align(entries(a.trace), entries(b.trace));
   const first = firstDivergence(rows, a.label, b.label);
   const lines = [`kss diff: ${a.label} (left, <) vs ${b.label} (right, >)`, ''];
   lines.push(first === undefined ? 'The two runs did the same (decisions, requests, writes, containers).' : `First divergence: ${first}.`, '');
   lines.push(...alignedLines(rows, opts.width, opts.maxRows), '', 'Final states:');
   lines.push(...finalLines(a, b));
-  return { lines, same: first === undefined };
+  return { lines, same: first === undefined, rows, first };
 }

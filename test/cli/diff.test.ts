@@ -40,6 +40,16 @@ describe('kss diff', () => {
     expect(z.out).toContain('=== current ===');
   });
 
+  it('--format html: one self-contained page with the divergence, the aligned rows and the final states', async () => {
+    const h = await kss(['diff', 'scenarios/side-by-side/terminal-phase-hold-current.yaml', '--format', 'html'], REPO);
+    expect(h.code).toBe(1);
+    expect(h.out.startsWith('<!doctype html>')).toBe(true);
+    expect(h.out).toMatch(/<p class="first">First divergence: at 1\.001s classic sent a PATCH/);
+    expect(h.out).toMatch(/<tr class="only-a first-row" data-op="a">/);
+    expect(h.out).toMatch(/<tr class="differs"><th>default\/web apiserver<\/th>/);
+    expect(h.out).not.toMatch(/<script/);
+  });
+
   it('bad input: exit 2', async () => {
     expect((await kss(['diff', 'scenarios/getting-started.yaml', '--seeds', '1'], REPO)).code).toBe(2);
     const nt = await kss(['diff', 'README.md', 'README.md'], REPO);
