@@ -8,6 +8,7 @@ import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
 import { addViewOptions, viewArgs } from './views-output.js';
 import { diffCommand } from './diff-command.js';
+import { inspectCommand } from './inspect-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -128,6 +129,21 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = validateCommand({ scenarios: a.scenarios as string[] }, io);
+      },
+    )
+    .command(
+      'inspect <scenario>',
+      'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults',
+      (y) =>
+        y
+          .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
+          .option('at', { type: 'string', demandOption: true, describe: 'the instant, a Go duration (after every event at it)' })
+          .option('pod', { type: 'string', describe: 'only this pod (name or ns/name)' })
+          .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
+          .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'generation (overrides spec.kubelet.statusManager)' }),
+      (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
+        code = inspectCommand({ scenario: a.scenario as string, at: a.at, pod: a.pod, seed: a.seed, statusManager: a['status-manager'] }, io);
       },
     )
     .command(
