@@ -92,7 +92,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const marks = failedMarks(r, scenario.expect);
   if (args.html !== undefined) {
-    const failed = writeHtml(r, args.html, marks, io);
+    const failed = writeHtml(r, args.html, marks, io, views.pod);
     if (failed !== undefined) return failed;
   }
   if (args.format === 'mermaid') printMermaid(r, views, io);

@@ -27,7 +27,7 @@ export const ONLY_CATEGORIES = ['status', 'api', 'runtime', 'pleg', 'worker', 'p
 
 export function addViewOptions<T>(y: Argv<T>) {
   return y
-    .option('pod', { type: 'string', describe: 'only this pod (name or ns/name): timeline, diagram, HTML' })
+    .option('pod', { type: 'string', describe: 'only this pod (name or ns/name): the timeline and diagram; the HTML opens filtered to it' })
     .option('from', { type: 'string', describe: 'diagram from this virtual time (a Go duration)' })
     .option('to', { type: 'string', describe: 'diagram up to this virtual time (a Go duration)' })
     .option('only', { type: 'string', describe: `timeline: only these kinds, comma-separated (${ONLY_CATEGORIES.join(',')})` })
@@ -80,9 +80,9 @@ export function traceFileText(r: RunResult, format: ViewArgs['traceFormat'], jso
 }
 
 /** --html FILE: returns an exit code when writing failed. */
-export function writeHtml(r: RunResult, file: string, marks: readonly FailedMark[], io: CliIO): number | undefined {
+export function writeHtml(r: RunResult, file: string, marks: readonly FailedMark[], io: CliIO, pod?: string): number | undefined {
   const page = htmlPage({
-    scenario: r.scenario.name, seed: r.seed, variant: r.variant, untilMs: r.untilMs, verdict: r.verdict, trace: r.trace,
+    scenario: r.scenario.name, seed: r.seed, variant: r.variant, untilMs: r.untilMs, verdict: r.verdict, trace: r.trace, pod,
     notes: marks.map((m) => explainAssertion(m, r.trace)),
   });
   try {

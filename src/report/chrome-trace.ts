@@ -2,8 +2,9 @@
 // open. One process (the run), one thread per actor (lane) named by metadata events; requests as
 // complete ("X") slices from sending to answer on the sender's track; faults as slices on the
 // network's track; every other record as an instant ("i") event on its track, violations as global
-// instants; counters ("C") for each pod's cached and sent status versions and for the requests in
-// flight. Timestamps are virtual microseconds. Reads trace records only.
+// instants; counters ("C") for each pod's cached and sent status versions, the pods whose status
+// is not sent yet (the status manager's queue of work), and the requests in flight.
+// Timestamps are virtual microseconds. Reads trace records only.
 import type { TraceRecord } from '../model/trace.js';
 import { decisionText } from './decisions.js';
 import { explainViolation } from './explain.js';
@@ -55,6 +56,7 @@ function instantArgs(r: TraceRecord, records: readonly TraceRecord[]): Record<st
 function counters(records: readonly TraceRecord[], spans: ReturnType<typeof matchRequests>): ChromeEvent[] {
   const out: ChromeEvent[] = [];
   const versions = new Map<string, { cached: number; sent: number; syncing?: number }>();
+  let lastUnsent = 0;
   for (const r of records) {
     if (r.pod === undefined) continue;
     let v = versions.get(r.pod);
@@ -67,6 +69,8 @@ function counters(records: readonly TraceRecord[], spans: ReturnType<typeof matc
     else continue;
     if (before === undefined || before.cached !== v.cached || before.sent !== v.sent) {
       out.push({ name: `status versions ${shortPod(r.pod)}`, ph: 'C', ts: us(r.t), pid: PID, tid: 0, args: { cached: v.cached, sent: v.sent } });
+      const unsent = [...versions.values()].filter((x) => x.cached > x.sent).length;
+      if (unsent !== lastUnsent) out.push({ name: 'pods with a status not sent yet', ph: 'C', ts: us(r.t), pid: PID, tid: 0, args: { pods: (lastUnsent = unsent) } });
     }
   }
   const edges: Array<[number, number]> = [];

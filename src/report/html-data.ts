@@ -9,7 +9,7 @@ import { statusWordPairs } from './status-text.js';
 import { LANE_TITLES, LANES, answerText, faultName, laneOf, matchFaults, matchRequests, requestText, shortPod, writerText, type Lane } from './view-model.js';
 
 export interface HtmlData {
-  meta: { scenario: string; seed: number; variant: string; untilMs: number; verdict?: string; records: number };
+  meta: { scenario: string; seed: number; variant: string; untilMs: number; verdict?: string; records: number; pod?: string };
   lanes: string[];
   laneTitles: string[];
   pods: string[];
@@ -95,6 +95,8 @@ export interface HtmlSource {
   trace: readonly TraceRecord[];
   /** Failed expectations, explained (explainAssertion). */
   notes?: string[];
+  /** The pod the page opens filtered to ("ns/name"). */
+  pod?: string;
 }
 
 export function htmlData(src: HtmlSource): HtmlData {
@@ -104,7 +106,7 @@ export function htmlData(src: HtmlSource): HtmlData {
   const types = new Interner();
   const full = records.length <= FULL_STATUS_LIMIT;
   const d: HtmlData = {
-    meta: { scenario: src.scenario, seed: src.seed, variant: src.variant, untilMs: src.untilMs, verdict: src.verdict, records: records.length },
+    meta: { scenario: src.scenario, seed: src.seed, variant: src.variant, untilMs: src.untilMs, verdict: src.verdict, records: records.length, pod: src.pod },
     lanes: [...LANES],
     laneTitles: LANES.map((l) => LANE_TITLES[l]),
     pods: [], types: [], s: st.list, t: [], l: [], ty: [], p: [], lb: [], u: {}, req: [], faults: [], why: {}, notes: [],

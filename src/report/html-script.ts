@@ -238,6 +238,7 @@ export const HTML_SCRIPT = String.raw`
   window.addEventListener('resize', draw);
   document.getElementById('notes').innerHTML = D.notes.map(function (n) { return '<li>' + esc(D.s[n]) + '</li>'; }).join('');
 
+  if (D.meta.pod !== undefined && D.pods.indexOf(D.meta.pod) >= 0) { podSel.value = String(D.pods.indexOf(D.meta.pod)); podFilter = Number(podSel.value); }
   applyFilter();
   window.kssView = {
     data: D, select: select, zoom: zoom,

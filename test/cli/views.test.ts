@@ -26,6 +26,8 @@ describe('kss run views', () => {
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(page).toContain("default-src 'none'");
+    await kss(['run', SCN, '--html', html, '--pod', 'web'], REPO);
+    expect(readFileSync(html, 'utf8')).toMatch(/"meta":\{[^}]*"pod":"default\/web"/);
     const doc = JSON.parse(readFileSync(join(dir, 't.json'), 'utf8'));
     expect(doc.traceEvents.length).toBeGreaterThan(10);
     const s = await kss(['run', SCN, '--trace', join(dir, 't.log'), '--trace-format', 'shiviz'], REPO);

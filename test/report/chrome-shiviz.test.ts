@@ -74,6 +74,7 @@ describe('--trace-format chrome', () => {
     expect(v.s).toBe('g');
     expect(String(v.args?.explanation)).toMatch(/^Let W1 be/);
     expect(ev.some((e) => e.ph === 'C' && e.name === 'status versions web' && e.args?.cached === 3)).toBe(true);
+    expect(ev.filter((e) => e.ph === 'C' && e.name === 'pods with a status not sent yet').map((e) => e.args?.pods)).toEqual([1, 0, 1, 0, 1, 0]);
   });
 });
 
