@@ -14,6 +14,9 @@ import type { TraceRecord } from '../model/trace.js';
 import { decisionShort } from './decisions.js';
 import { LANE_TITLES, matchFaults, matchRequests, answerText, requestText, shortPod, writerText, type Lane } from './view-model.js';
 import { explainViolation } from './explain.js';
+import { fold, type Item } from './mermaid-fold.js';
+
+export { fold };
 
 export interface MermaidOptions {
   pod?: string;
@@ -28,10 +31,6 @@ export const MERMAID_MAX_TEXT = 50_000;
 const ID: Record<Lane, string> = { runtime: 'RT', workers: 'PW', status: 'SM', network: 'NET', apiserver: 'API', user: 'U', controller: 'C', timeline: 'TL', invariant: 'INV' };
 const ORDER: Lane[] = ['runtime', 'workers', 'status', 'network', 'apiserver', 'user', 'controller', 'timeline'];
 
-type Item =
-  | { kind: 'line'; t: number; text: string; key: string; lanes: Lane[] }
-  | { kind: 'open'; text: string; lanes: Lane[] }
-  | { kind: 'close' };
 
 /** Text that Mermaid reads as text: no statement separators, comments, entities or tags. */
 export function mermaidText(s: string): string {
@@ -192,40 +191,6 @@ function build(records: readonly TraceRecord[], level: number): Item[] {
   for (const it of b.items) depth += it.kind === 'open' ? 1 : it.kind === 'close' ? -1 : 0;
   for (; depth > 0; depth--) b.close(); // a fault still in force at the end
   return b.items;
-}
-
-/** Runs of identical exchanges (same keys) drawn once inside a loop. */
-export function fold(items: readonly Item[]): Item[] {
-  const out: Item[] = [];
-  const same = (a: number, b: number, len: number) => {
-    for (let k = 0; k < len; k++) {
-      const x = items[a + k];
-      const y = items[b + k];
-      if (x === undefined || y === undefined || x.kind !== 'line' || y.kind !== 'line' || x.key !== y.key) return false;
-    }
-    return true;
-  };
-  let i = 0;
-  while (i < items.length) {
-    let best = { len: 0, reps: 1, gain: 0 };
-    for (let len = 1; len <= 24 && i + 2 * len <= items.length; len++) {
-      let reps = 1;
-      while (same(i, i + reps * len, len)) reps++;
-      const gain = (reps - 1) * len - 2;
-      if (reps >= 2 && gain > best.gain) best = { len, reps, gain };
-    }
-    if (best.len === 0) {
-      out.push(items[i++]);
-      continue;
-    }
-    const first = items[i] as Item & { kind: 'line' };
-    const last = items[i + best.reps * best.len - 1] as Item & { kind: 'line' };
-    out.push({ kind: 'open', text: `loop ${best.reps}× from ${sec(first.t)} to ${sec(last.t)} (the same exchange, later times and versions)`, lanes: [] });
-    for (let k = 0; k < best.len; k++) out.push(items[i + k]);
-    out.push({ kind: 'close' });
-    i += best.reps * best.len;
-  }
-  return out;
 }
 
 function render(items: readonly Item[], maxChars: number, header: string[]): { lines: string[]; cut: number } {
