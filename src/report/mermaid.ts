@@ -37,6 +37,21 @@ export function mermaidText(s: string): string {
   return s.replace(/[\r\n]+/g, ' ').replace(/;/g, ',').replace(/#/g, 'no.').replace(/%%/g, '%').replace(/</g, '‹').replace(/>/g, '›').replace(/[{}]/g, '');
 }
 
+/** Long text broken at spaces into lines of about `width` characters (Mermaid's <br/>). */
+export function wrapText(s: string, width: number): string {
+  const words = s.split(' ');
+  const lines: string[] = [];
+  let cur = '';
+  for (const w of words) {
+    if (cur !== '' && cur.length + 1 + w.length > width) {
+      lines.push(cur);
+      cur = w;
+    } else cur = cur === '' ? w : `${cur} ${w}`;
+  }
+  if (cur !== '') lines.push(cur);
+  return lines.join('<br/>');
+}
+
 function sec(t: number): string {
   return `${(t / 1000).toFixed(3)}s`;
 }
@@ -46,12 +61,12 @@ class Builder {
   constructor(readonly level: number) {}
   msg(t: number, from: Lane, to: Lane, arrow: string, text: string): void {
     const body = mermaidText(text);
-    this.items.push({ kind: 'line', t, text: `${ID[from]}${arrow}${ID[to]}: ${sec(t)} ${body}`, key: `${from}${arrow}${to}:${body.replace(/\d+/g, '#')}`, lanes: [from, to] });
+    this.items.push({ kind: 'line', t, text: `${ID[from]}${arrow}${ID[to]}: ${wrapText(`${sec(t)} ${body}`, 90)}`, key: `${from}${arrow}${to}:${body.replace(/\d+/g, '#')}`, lanes: [from, to] });
   }
   note(t: number, lanes: Lane[], text: string): void {
     const body = mermaidText(text);
     const over = lanes.map((l) => ID[l]).join(',');
-    this.items.push({ kind: 'line', t, text: `Note over ${over}: ${sec(t)} ${body}`, key: `note ${over}:${body.replace(/\d+/g, '#')}`, lanes });
+    this.items.push({ kind: 'line', t, text: `Note over ${over}: ${wrapText(`${sec(t)} ${body}`, lanes.length > 1 ? 90 : 60)}`, key: `note ${over}:${body.replace(/\d+/g, '#')}`, lanes });
   }
   open(text: string, lanes: Lane[] = []): void {
     this.items.push({ kind: 'open', text, lanes });

@@ -12,6 +12,7 @@ import { loadScenario } from '../../src/scenario/index.js';
 import { discoverScenarios } from '../../src/testing/discover.js';
 import { node110ScenarioText } from '../../src/bench/node-110.js';
 import { htmlPage } from '../../src/report/html.js';
+import { mermaidLines } from '../../src/report/mermaid.js';
 import { laneOf, matchRequests } from '../../src/report/view-model.js';
 import type { TraceRecord } from '../../src/model/trace.js';
 import { IN_CI, startBrowser } from './browser.js';
@@ -139,6 +140,33 @@ describe('the HTML timeline in headless Chromium', () => {
     expect(await o.page.$eval('tr.runtime', (e) => e.textContent)).toBe('runtimemain: running (attempt 0)');
     expect(await o.page.$eval('table.state tr[data-key="phase"]', (e) => e.textContent)).toBe('phaseFailedFailed');
   });
+
+  it("Mermaid itself renders the diagrams in the browser (its default maxTextSize and all)", async () => {
+    if (browser === undefined) return;
+    const page = await browser.newPage();
+    await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
+    await page.addScriptTag({ path: join(REPO, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js') });
+    const diagrams = ['scenarios/node/crashloop-backoff.yaml', 'scenarios/invariants/no-terminal-while-running-broken.yaml', 'scenarios/node/partition-heals.yaml'].map((f) => {
+      const loaded = loadScenarioFile(join(REPO, f));
+      if (!loaded.ok) throw new Error(f);
+      return mermaidLines(runScenario({ ...loaded.scenario, file: f }).trace).join('\n');
+    });
+    const svgs = await page.evaluate(async (texts) => {
+      const m = (window as unknown as { mermaid: { initialize(o: object): void; render(id: string, t: string): Promise<{ svg: string }> } }).mermaid;
+      m.initialize({ startOnLoad: false });
+      const out: string[] = [];
+      for (let i = 0; i < texts.length; i++) out.push((await m.render('d' + i, texts[i])).svg);
+      return out;
+    }, diagrams);
+    for (const svg of svgs) {
+      expect(svg.startsWith('<svg')).toBe(true);
+      expect(svg).not.toContain('Syntax error');
+      expect(svg).not.toContain('Maximum text size in diagram exceeded');
+    }
+    await page.setContent(`<!doctype html><html><body>${svgs[1]}</body></html>`);
+    await page.screenshot({ path: join(REPO, 'test-artifacts', 'mermaid-race.png'), fullPage: true });
+    await page.close();
+  }, 120_000);
 
   it('a one-hour run of 110 pods (bench node-110) opens in under 3 s', async () => {
     if (browser === undefined) return;

@@ -50,7 +50,7 @@ describe('Mermaid sequence diagrams', () => {
     const i = lines.findIndex((l) => l.includes('✗ terminal-phase-sticky'));
     expect(i).toBeGreaterThan(0);
     expect(lines[i - 1].trim()).toBe('rect rgba(255, 0, 0, 0.25)');
-    expect(lines[i]).toMatch(/after the kubelet's PATCH at 12\.\d+s \(rv 4\): phase went Failed → Running/);
+    expect(lines[i].replaceAll('<br/>', ' ')).toMatch(/after the kubelet's PATCH at 12\.\d+s \(rv 4\): phase went Failed → Running/);
   });
 
   it('faults are shaded regions; requests carry what was sent and the answer', () => {
