@@ -95,7 +95,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     const failed = writeHtml(r, args.html, marks, io, views.pod);
     if (failed !== undefined) return failed;
   }
-  if (args.format === 'mermaid') printMermaid(r, views, io);
+  if (args.format === 'mermaid') printMermaid(r, views, io, marks);
   else if (args.format === 'json') {
     io.stdout(
       JSON.stringify({

@@ -94,6 +94,6 @@ export function writeHtml(r: RunResult, file: string, marks: readonly FailedMark
   return undefined;
 }
 
-export function printMermaid(r: RunResult, v: ParsedViews, io: CliIO): void {
-  for (const line of mermaidLines(r.trace, { pod: v.pod, fromMs: v.fromMs, toMs: v.toMs })) io.stdout(line + '\n');
+export function printMermaid(r: RunResult, v: ParsedViews, io: CliIO, failed: readonly FailedMark[] = []): void {
+  for (const line of mermaidLines(r.trace, { pod: v.pod, fromMs: v.fromMs, toMs: v.toMs, failed })) io.stdout(line + '\n');
 }

@@ -15,6 +15,7 @@ import { decisionShort } from './decisions.js';
 import { LANE_TITLES, matchFaults, matchRequests, answerText, requestText, shortPod, writerText, type Lane } from './view-model.js';
 import { explainViolation } from './explain.js';
 import { fold, type Item } from './mermaid-fold.js';
+import type { FailedMark } from './pretty.js';
 
 export { fold };
 
@@ -24,6 +25,8 @@ export interface MermaidOptions {
   toMs?: number;
   /** The most characters (default 49,000: under Mermaid's maxTextSize of 50,000). */
   maxChars?: number;
+  /** Failed expectations: a red note at their instant (or at the end). */
+  failed?: readonly FailedMark[];
 }
 
 export const MERMAID_MAX_TEXT = 50_000;
@@ -189,7 +192,13 @@ export function selectRecords(records: readonly TraceRecord[], opts: { pod?: str
   });
 }
 
-function build(records: readonly TraceRecord[], level: number): Item[] {
+function addMark(b: Builder, m: FailedMark, t: number): void {
+  b.open('rect rgba(255, 0, 0, 0.25)', ['status', 'apiserver']);
+  b.note(t, ['status', 'apiserver'], `✗ expect[${m.index}] ${m.kind} (line ${m.line}) failed: ${m.message.length > 200 ? m.message.slice(0, 199) + '…' : m.message}`);
+  b.close();
+}
+
+function build(records: readonly TraceRecord[], level: number, failed: readonly FailedMark[] = []): Item[] {
   const b = new Builder(level);
   const reqs = new Map<TraceRecord, Lane>();
   for (const s of matchRequests(records)) {
@@ -200,9 +209,14 @@ function build(records: readonly TraceRecord[], level: number): Item[] {
   for (const s of matchFaults(records)) if (s.end) faultOf.set(s.end, s.begin);
   const ctx = { cached: new Map<string, unknown>(), reqs, regions: nestedFaults(records), faultOf };
   let depth = 0;
+  const marks = [...failed].sort((x, y) => (x.atMs ?? Infinity) - (y.atMs ?? Infinity) || x.index - y.index);
+  let m = 0;
   for (const r of records) {
+    while (m < marks.length && marks[m].atMs !== undefined && marks[m].atMs! < r.t) addMark(b, marks[m], marks[m++].atMs!);
     addRecord(b, r, ctx, records);
   }
+  const end = records.length > 0 ? records[records.length - 1].t : 0;
+  while (m < marks.length) addMark(b, marks[m], marks[m++].atMs ?? end);
   for (const it of b.items) depth += it.kind === 'open' ? 1 : it.kind === 'close' ? -1 : 0;
   for (; depth > 0; depth--) b.close(); // a fault still in force at the end
   return b.items;
@@ -239,7 +253,7 @@ export function mermaidLines(records: readonly TraceRecord[], opts: MermaidOptio
   let out: { lines: string[]; cut: number } = { lines: [], cut: 0 };
   let items: Item[] = [];
   for (let level = 0; level <= 3; level++) {
-    items = fold(build(selected, level));
+    items = fold(build(selected, level, opts.failed));
     const header = level > 0 ? [`  %% detail level ${level}: ${['', 'watch events and pod-worker notes left out', 'also GETs, syncs and steps left out', 'also runtime events left out'][level]} to stay under ${maxChars} characters`] : [];
     out = render(items, maxChars, header);
     if (out.cut === 0) return out.lines;

@@ -52,8 +52,9 @@ async function open(path: string, reuse?: Page): Promise<{ page: Page; errors: s
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('request', (req) => { if (!req.url().startsWith('file:')) errors.push(`network request: ${req.url()}`); });
   const t0 = performance.now();
-  await page.goto(pathToFileURL(path).href);
-  await page.waitForFunction(() => (window as unknown as { kssView?: { ready: boolean } }).kssView?.ready === true, undefined, { polling: 20 });
+  await page.goto(pathToFileURL(path).href); // (resolves at the load event: the inline script has run)
+  const ready = await page.evaluate(() => (window as unknown as { kssView?: { ready: boolean } }).kssView?.ready === true);
+  if (!ready) errors.push(`${path}: the page's script did not finish (window.kssView.ready)`);
   return { page, errors, ms: performance.now() - t0 };
 }
 

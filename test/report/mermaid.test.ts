@@ -53,6 +53,15 @@ describe('Mermaid sequence diagrams', () => {
     expect(lines[i].replaceAll('<br/>', ' ')).toMatch(/after the kubelet's PATCH at 12\.\d+s \(rv 4\): phase went Failed → Running/);
   });
 
+  it('a failed expectation is a red note at its instant', async () => {
+    const lines = mermaidLines(trace('scenarios/getting-started.yaml'), { failed: [{ index: 3, kind: 'apiserver', line: 40, message: 'phase: expected "Succeeded", got "Running"', atMs: 4000 }] });
+    const i = lines.findIndex((l) => l.includes('✗ expect[3] apiserver (line 40) failed'));
+    expect(i).toBeGreaterThan(0);
+    expect(lines[i]).toMatch(/: 4\.000s /);
+    expect(lines[i - 1].trim()).toBe('rect rgba(255, 0, 0, 0.25)');
+    expect(await parse(lines.join('\n'))).toBeTruthy();
+  });
+
   it('faults are shaded regions; requests carry what was sent and the answer', () => {
     const lines = mermaidLines(trace('scenarios/node/partition-heals.yaml'));
     expect(lines.some((l) => l.trim().startsWith('rect rgba(255, 190, 0'))).toBe(true);
