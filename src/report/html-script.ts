@@ -19,8 +19,7 @@ export const HTML_SCRIPT = String.raw`
   function sec(t) { return (t / 1000).toFixed(3) + 's'; }
   function typeOf(i) { return D.types[D.ty[i]]; }
   function podOf(i) { return D.p[i] < 0 ? '' : D.pods[D.p[i]]; }
-  function color(i) {
-    var ty = typeOf(i);
+  function colorOfType(ty) {
     if (ty === 'invariant.violation') return '#d00000';
     if (ty === 'status.reject' || ty === 'status.drop' || ty === 'api.error') return '#e85d04';
     if (ty.indexOf('status.') === 0) return '#0f9b8e';
@@ -31,6 +30,16 @@ export const HTML_SCRIPT = String.raw`
     if (ty === 'step') return '#2b9348';
     return '#6b7280';
   }
+  var TYPE_COLOR = D.types.map(colorOfType), VIOLATION = D.types.indexOf('invariant.violation');
+  /** The records of each type, in time order (each drawn in one colour). */
+  var byType = D.types.map(function () { return []; });
+  for (var r0 = 0; r0 < N; r0++) byType[D.ty[r0]].push(r0);
+  function firstAtOrAfter(list, t) {
+    var lo = 0, hi = list.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (D.t[list[mid]] < t) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
 
   function applyFilter() {
     var counts = new Array(D.lanes.length).fill(0);
@@ -84,20 +93,33 @@ export const HTML_SCRIPT = String.raw`
       ctx.fillStyle = 'rgba(245, 158, 11, 0.15)'; ctx.fillRect(a, AXIS_H, Math.max(b - a, 2), h - AXIS_H);
     });
     drawAxis(w);
-    D.req.forEach(function (q) {
-      var s = q[0]; if (!shown[s] || laneRow[q[2]] < 0) return;
-      var end = q[1] >= 0 ? D.t[q[1]] : view.t1, a = x(D.t[s]), b = x(end);
-      if (b < 0 || a > w) return;
-      ctx.fillStyle = q[1] >= 0 && typeOf(q[1]) === 'api.error' ? 'rgba(232, 93, 4, 0.45)' : 'rgba(29, 78, 216, 0.3)';
-      ctx.fillRect(a, y(q[2]) + 6, Math.max(b - a, 2), 5);
+    var k = (w - 2 * PAD_L) / (view.t1 - view.t0), lastPx = new Float64Array(D.lanes.length), ERR = D.types.indexOf('api.error');
+    [false, true].forEach(function (errors) {
+      ctx.fillStyle = errors ? 'rgba(232, 93, 4, 0.45)' : 'rgba(29, 78, 216, 0.3)';
+      lastPx.fill(-1e9);
+      D.req.forEach(function (q) {
+        var s = q[0]; if (!shown[s] || laneRow[q[2]] < 0 || (q[1] >= 0 && D.ty[q[1]] === ERR) !== errors) return;
+        var a = PAD_L + (D.t[s] - view.t0) * k, b = PAD_L + ((q[1] >= 0 ? D.t[q[1]] : view.t1) - view.t0) * k;
+        if (b < 0 || a > w || b - lastPx[q[2]] < 1) return;
+        lastPx[q[2]] = b;
+        ctx.fillRect(a, y(q[2]) + 6, Math.max(b - a, 2), 5);
+      });
     });
-    for (var i = 0; i < N; i++) {
-      if (!shown[i]) continue;
-      var px = x(D.t[i]); if (px < -4 || px > w + 4) continue;
-      var py = y(D.l[i]), viol = typeOf(i) === 'invariant.violation';
-      ctx.fillStyle = color(i);
-      if (viol) { ctx.beginPath(); ctx.moveTo(px, py - 8); ctx.lineTo(px + 7, py); ctx.lineTo(px, py + 8); ctx.lineTo(px - 7, py); ctx.fill(); }
-      else ctx.fillRect(px - 2, py - 7, 4, 10);
+    for (var ti = 0; ti < byType.length; ti++) {
+      var list = byType[ti], viol = ti === VIOLATION;
+      ctx.fillStyle = TYPE_COLOR[ti];
+      lastPx.fill(-1e9);
+      for (var j = firstAtOrAfter(list, view.t0 - 4 / k); j < list.length; j++) {
+        var i = list[j];
+        if (!shown[i]) continue;
+        var px = PAD_L + (D.t[i] - view.t0) * k;
+        if (px > w + 4) break;
+        if (!viol && px - lastPx[D.l[i]] < 1) continue; // (one mark per pixel and lane)
+        lastPx[D.l[i]] = px;
+        var py = y(D.l[i]);
+        if (viol) { ctx.beginPath(); ctx.moveTo(px, py - 8); ctx.lineTo(px + 7, py); ctx.lineTo(px, py + 8); ctx.lineTo(px - 7, py); ctx.fill(); }
+        else ctx.fillRect(px - 2, py - 7, 4, 10);
+      }
     }
     if (selected >= 0 && shown[selected]) {
       ctx.strokeStyle = '#111827'; ctx.lineWidth = 2;

@@ -15,7 +15,7 @@ header .meta span { margin-right: 14px; }
 .controls { padding: 8px 16px; display: flex; gap: 10px; align-items: center; border-bottom: 1px solid #e5e7eb; }
 .controls button { padding: 2px 10px; }
 #main { display: flex; }
-#lanes { flex: 0 0 240px; white-space: nowrap; border-right: 1px solid #d1d5db; }
+#lanes { flex: 0 0 260px; white-space: nowrap; border-right: 1px solid #d1d5db; }
 .lane-label { display: flex; align-items: center; justify-content: space-between; padding: 0 8px; box-sizing: border-box; border-bottom: 1px solid #e5e7eb; font-weight: 600; }
 .lane-label .count { color: #6b7280; font-weight: normal; font-size: 12px; }
 #track { flex: 1 1 auto; min-width: 0; }

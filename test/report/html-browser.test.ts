@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cpus, loadavg } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { loadScenarioFile, runScenario } from '../../src/index.js';
 import { loadScenario } from '../../src/scenario/index.js';
@@ -177,10 +178,21 @@ describe('the HTML timeline in headless Chromium', () => {
     const path = join(OUT, 'node-110.html');
     const html = htmlPage({ scenario: r.scenario.name, seed: r.seed, variant: r.variant, untilMs: r.untilMs, verdict: r.verdict, trace: r.trace });
     writeFileSync(path, html);
-    const { page, errors, ms } = await open(path);
-    console.log(`node-110: ${(html.length / 1e6).toFixed(1)} MB of HTML, ${r.trace.length} records, opened in ${Math.round(ms)} ms`);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metric = async (name: string) => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === name)!.value;
+    const cpu0 = await metric('ThreadTime');
+    const { errors, ms } = await open(path, page);
+    // The page's main-thread CPU time: what opening it costs, whatever else the machine is doing.
+    const cpuMs = ((await metric('ThreadTime')) - cpu0) * 1000;
+    const load = loadavg()[0] / cpus().length;
+    console.log(`node-110: ${(html.length / 1e6).toFixed(1)} MB of HTML, ${r.trace.length} records, opened in ${Math.round(ms)} ms (main thread ${Math.round(cpuMs)} ms of CPU; load ${load.toFixed(1)} per core)`);
     expect(errors).toEqual([]);
-    expect(ms).toBeLessThan(3000);
+    expect(cpuMs).toBeLessThan(3000);
+    // Wall time is only meaningful on a machine that is not saturated by other work (CI's is not).
+    if (load <= 2) expect(ms).toBeLessThan(3000);
+    else console.warn(`node-110: wall time not judged, the machine is overloaded (load ${load.toFixed(1)} per core)`);
     await page.screenshot({ path: join(REPO, 'test-artifacts', 'html-node-110.png') });
   }, 120_000);
 });
