@@ -93,8 +93,8 @@ describe('the HTML timeline in headless Chromium', () => {
     }
   });
 
-  it('every scenario loads without a console error, with one lane per actor and the trace\'s event counts', async () => {
-    if (browser === undefined) return;
+  it('every scenario loads without a console error, with one lane per actor and the trace\'s event counts', async (ctx) => {
+    if (browser === undefined) return ctx.skip();
     const tabs = await Promise.all([0, 1, 2, 3].map(() => browser!.newPage({ viewport: { width: 1200, height: 700 } })));
     const check = async (file: string, tab: Page) => {
       const { path, trace } = pageFor(file);
@@ -109,8 +109,8 @@ describe('the HTML timeline in headless Chromium', () => {
     for (const tab of tabs) await tab.close();
   }, 240_000);
 
-  it('a click on an event shows the state at that instant: cache and apiserver side by side, the difference, requests in flight, the violation', async () => {
-    if (browser === undefined) return;
+  it('a click on an event shows the state at that instant: cache and apiserver side by side, the difference, requests in flight, the violation', async (ctx) => {
+    if (browser === undefined) return ctx.skip();
     const { path, trace } = pageFor('scenarios/invariants/terminal-phase-sticky-broken.yaml');
     const { page, errors } = await open(path);
     const recs = trace.filter((r) => r.type !== 'log');
@@ -143,8 +143,8 @@ describe('the HTML timeline in headless Chromium', () => {
     expect(await o.page.$eval('table.state tr[data-key="phase"]', (e) => e.textContent)).toBe('phaseFailedFailed');
   });
 
-  it("Mermaid itself renders the diagrams in the browser (its default maxTextSize and all)", async () => {
-    if (browser === undefined) return;
+  it("Mermaid itself renders the diagrams in the browser (its default maxTextSize and all)", async (ctx) => {
+    if (browser === undefined) return ctx.skip();
     const page = await browser.newPage();
     await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
     await page.addScriptTag({ path: join(REPO, 'node_modules', 'mermaid', 'dist', 'mermaid.min.js') });
@@ -170,8 +170,8 @@ describe('the HTML timeline in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
-  it('a one-hour run of 110 pods (bench node-110) opens in under 3 s', async () => {
-    if (browser === undefined) return;
+  it('a one-hour run of 110 pods (bench node-110) opens in under 3 s', async (ctx) => {
+    if (browser === undefined) return ctx.skip();
     const loaded = loadScenario(node110ScenarioText(), 'node-110.yaml');
     if (!loaded.ok) throw new Error('node-110 does not load');
     const r = runScenario(loaded.scenario);
