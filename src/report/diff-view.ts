@@ -121,7 +121,8 @@ export function firstDivergence(rows: readonly Row[], la: string, lb: string): s
   }
   if (a !== undefined && b !== undefined) {
     const [x, y, lx, ly] = first.op === '<' ? [a, b, la, lb] : [b, a, lb, la];
-    return `${at} ${lx} ${x.text}; ${ly} instead ${y.text} (at ${sec(y.r.t)})`;
+    if (y.r.t === x.r.t) return `${at} ${lx} ${x.text}; ${ly} instead ${y.text}`;
+    return `${at} ${lx} ${x.text}; ${ly} did not (its next step of its own, at ${sec(y.r.t)}: it ${y.text})`;
   }
   if (a !== undefined) return `${at} ${la} ${a.text}; ${lb} never did`;
   return `${at} ${lb} ${b!.text}; ${la} never did`;
