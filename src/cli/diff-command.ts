@@ -1,4 +1,4 @@
-// `kss diff <scenario>` (classic against current), `kss diff <scenario> --seeds A,B` (one
+// `kss diff <scenario>` (classic against current, or --generations A,B), `kss diff <scenario> --seeds A,B` (one
 // generation, two seeds), `kss diff a.jsonl b.jsonl` (two trace files of `kss run --trace`): the two
 // timelines aligned, the first divergence in words, the final states side by side. Exit 0 when the
 // runs did the same, 1 when they differ, 2 on bad input. `--format mermaid` prints both diagrams
@@ -23,6 +23,8 @@ import { readSource } from './run-command.js';
 export interface DiffArgs {
   inputs: string[];
   seeds?: string;
+  /** "A,B": the two generations (default classic,current). */
+  generations?: string;
   statusManager?: Variant;
   until?: string;
   format: 'text' | 'mermaid' | 'shiviz' | 'html';
@@ -32,13 +34,14 @@ export function diffOptions(y: Argv) {
   return y
     .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'a scenario file, or two trace files of kss run --trace' })
     .option('seeds', { type: 'string', describe: 'A,B: one generation under two seeds' })
-    .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'with --seeds: the generation' })
+    .option('generations', { type: 'string', describe: 'A,B: the two generations compared (default classic,current; also transitional)' })
+    .option('status-manager', { choices: ['classic', 'transitional', 'current'] as const, describe: 'with --seeds: the generation' })
     .option('until', { type: 'string', describe: 'virtual end time, a Go duration' })
     .option('format', { choices: ['text', 'mermaid', 'shiviz', 'html'] as const, default: 'text' as const, describe: 'aligned text, two Mermaid diagrams (Markdown), one ShiViz log of both, or a self-contained HTML page' });
 }
 
-export function diffArgs(a: ArgumentsCamelCase<{ inputs?: string[]; seeds?: string; 'status-manager'?: Variant; until?: string; format: DiffArgs['format'] }>): DiffArgs {
-  return { inputs: a.inputs as string[], seeds: a.seeds, statusManager: a['status-manager'], until: a.until, format: a.format };
+export function diffArgs(a: ArgumentsCamelCase<{ inputs?: string[]; seeds?: string; generations?: string; 'status-manager'?: Variant; until?: string; format: DiffArgs['format'] }>): DiffArgs {
+  return { inputs: a.inputs as string[], seeds: a.seeds, generations: a.generations, statusManager: a['status-manager'], until: a.until, format: a.format };
 }
 
 function readTraceFile(path: string, shown: string): DiffSide | string {
@@ -82,9 +85,11 @@ function runSides(a: DiffArgs, io: CliIO): [DiffSide, DiffSide] | string {
     const [x, y] = seeds.map(Number).map(run);
     return [{ label: `seed ${x.seed}`, trace: x.trace }, { label: `seed ${y.seed}`, trace: y.trace }];
   }
-  const classic = runScenario(scenario, { variant: 'classic', untilMs });
-  const current = runScenario(scenario, { variant: 'current', untilMs });
-  return [{ label: 'classic', trace: classic.trace }, { label: 'current', trace: current.trace }];
+  const gens = (a.generations ?? 'classic,current').split(',').map((s) => s.trim());
+  const known: readonly string[] = ['classic', 'transitional', 'current'];
+  if (gens.length !== 2 || gens.some((g) => !known.includes(g))) return `error BAD_OPTION at --generations: expected two of classic, transitional, current as A,B, got ${JSON.stringify(a.generations)}`;
+  const [x, y] = gens.map((g) => runScenario(scenario, { variant: g as Variant, untilMs }));
+  return [{ label: gens[0], trace: x.trace }, { label: gens[1], trace: y.trace }];
 }
 
 export function diffCommand(a: DiffArgs, io: CliIO): number {

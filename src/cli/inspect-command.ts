@@ -25,7 +25,7 @@ export function inspectOptions(y: Argv) {
     .option('at', { type: 'string', demandOption: true, describe: 'the instant, a Go duration (after every event at it)' })
     .option('pod', { type: 'string', describe: 'only this pod (name or ns/name)' })
     .option('seed', { type: 'string', describe: 'seed (overrides spec.seed), a whole number' })
-    .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'generation (overrides spec.kubelet.statusManager)' });
+    .option('status-manager', { choices: ['classic', 'transitional', 'current'] as const, describe: 'generation (overrides spec.kubelet.statusManager)' });
 }
 
 export function inspectArgs(a: ArgumentsCamelCase<{ scenario?: string; at?: string; pod?: string; seed?: string; 'status-manager'?: Variant }>): InspectArgs {

@@ -50,6 +50,14 @@ describe('kss diff', () => {
     expect(h.out).not.toMatch(/<script/);
   });
 
+  it('--generations A,B: transitional has the terminal-phase hold-back of current (#108366)', async () => {
+    const r = await kss(['diff', 'scenarios/side-by-side/terminal-phase-hold-current.yaml', '--generations', 'transitional,current'], REPO);
+    expect(r.out).toMatch(/^kss diff: transitional \(left, <\) vs current/);
+    expect(r.out).toContain('The two runs did the same');
+    expect(r.code).toBe(0);
+    expect((await kss(['diff', 'scenarios/getting-started.yaml', '--generations', 'classic'], REPO)).code).toBe(2);
+  });
+
   it('bad input: exit 2', async () => {
     expect((await kss(['diff', 'scenarios/getting-started.yaml', '--seeds', '1'], REPO)).code).toBe(2);
     const nt = await kss(['diff', 'README.md', 'README.md'], REPO);
