@@ -166,6 +166,8 @@ function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknow
     b.open('rect rgba(255, 0, 0, 0.25)', ['status', 'apiserver']);
     b.note(r.t, ['status', 'apiserver'], `✗ ${String(r.invariant)} ${shortPod(r.pod)}: ${explainViolation(r, records).short}`);
     b.close();
+  } else if (ty.startsWith('controller.') || ty === 'node.taint') {
+    if (b.level < 2) b.note(r.t, ['controller'], `${ty}${r.pod ? ' ' + shortPod(r.pod) : ''}`);
   } else if (ty === 'step') {
     if (b.level < 2) b.note(r.t, ['timeline'], `step ${String(r.action)}${r.pod ? ' ' + shortPod(r.pod) : ''}`);
   } else if (ty !== 'log' && ty !== 'pleg.event' && ty !== 'worker.sync' && !ty.startsWith('mirror.')) addWorkers(b, r);

@@ -42,6 +42,7 @@ export function laneOf(r: TraceRecord): Lane {
   if (ty.startsWith('fault.')) return 'network';
   if (ty === 'step') return 'timeline';
   if (ty === 'invariant.violation') return 'invariant';
+  if (ty.startsWith('controller.') || ty === 'node.taint' || (r.actor === 'controller' && !ty.startsWith('api.'))) return 'controller';
   if (ty === 'api.request') return 'status';
   if (ty === 'api.error' && r.code === 'timeout') return 'network';
   if (ty.startsWith('api.')) {
