@@ -6,23 +6,20 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
+import { listOption, normalizeArgv, numberOption } from './options.js';
+import { TOOL_VERSION } from '../world/run.js';
 
-/** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
- *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
-function numberOption(name: string, opts: { int?: boolean; min?: number } = {}): (v: unknown) => number | undefined {
-  return (v) => {
-    if (v === undefined) return undefined;
-    const n = typeof v === 'number' ? v : Number(v);
-    const what = `${opts.int ? 'a whole number' : 'a number'}${opts.min !== undefined ? ` ≥ ${opts.min}` : ''}`;
-    if (!Number.isFinite(n) || (opts.int && !Number.isInteger(n)) || (opts.min !== undefined && n < opts.min)) {
-      const got = typeof v === 'number' && Number.isNaN(v) ? 'something that is not a number' : JSON.stringify(Array.isArray(v) ? v.join(' ') : v);
-      throw new Error(`--${name}: expected ${what}, got ${got}`);
-    }
-    return n;
-  };
-}
-
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(rawArgv: string[], io: CliIO): Promise<number> {
+  if (rawArgv.length === 1 && (rawArgv[0] === '--version' || rawArgv[0] === '-V')) {
+    io.stdout(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  const norm = normalizeArgv(rawArgv);
+  if (!norm.ok) {
+    io.stderr(`${norm.message}\nrun 'kss --help' for usage\n`);
+    return EXIT_USAGE;
+  }
+  const argv = norm.argv;
   let code = 0;
   let usageError: string | undefined;
   const parser = yargs(argv)
@@ -34,14 +31,14 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       (y) =>
         y
           .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
-          .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
+          .option('seed', { type: 'string', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
           .option('until', { type: 'string', describe: 'virtual end time, a Go duration (overrides spec.until)' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'status manager generation (overrides spec.kubelet.statusManager)' })
           .option('trace', { type: 'string', describe: 'write the trace as JSON Lines to FILE (whole or not at all)' })
           .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
           .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
           .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
-          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' }),
+          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' }),
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = runCommand(
@@ -66,20 +63,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       (y) =>
         y
           .positional('paths', { type: 'string', array: true, describe: 'scenario files or folders (searched recursively; folders named fixtures or bad are skipped)' })
-          .option('tag', { type: 'string', array: true, describe: 'only scenarios with this tag (repeatable: any of them)' })
+          .option('tag', { type: 'string', coerce: listOption, describe: 'only scenarios with this tag (--tag a --tag b, or --tag a,b: any of them)' })
           .option('grep', { type: 'string', describe: 'only scenarios whose name or path matches this regular expression' })
           .option('shard', { type: 'string', describe: 'i/n: run the i-th of n disjoint parts of the sorted list' })
-          .option('seeds', { type: 'number', default: 1, coerce: numberOption('seeds', { int: true, min: 1 }), describe: 'run each scenario under N consecutive seeds' })
-          .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'first seed (default: each scenario\'s spec.seed)' })
+          .option('seeds', { type: 'string', coerce: numberOption('seeds', { int: true, min: 1 }), describe: 'run each scenario under N consecutive seeds' })
+          .option('seed', { type: 'string', coerce: numberOption('seed', { int: true }), describe: 'first seed (default: each scenario\'s spec.seed)' })
           .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'run every scenario under this generation' })
-          .option('jobs', { alias: 'j', type: 'number', coerce: numberOption('jobs', { int: true, min: 1 }), describe: 'worker threads (default min(CPUs, 4)); 1 runs in-process' })
+          .option('jobs', { alias: 'j', type: 'string', coerce: numberOption('jobs', { int: true, min: 1 }), describe: 'worker threads (default min(CPUs, 4)); 1 runs in-process' })
           .option('reporter', { choices: ['pretty', 'junit', 'json'] as const, default: 'pretty' as const, describe: 'report format' })
           .option('output', { alias: 'o', type: 'string', describe: 'write the junit/json report to FILE (whole or not at all)' })
           .option('update', { type: 'boolean', default: false, describe: 'write or rewrite the golden files' })
           .option('ci', { type: 'boolean', default: false, describe: 'a missing golden file fails its scenario' })
           .option('bail', { type: 'boolean', default: false, describe: 'stop after the first failure' })
-          .option('timeout', { type: 'number', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (worker mode)' })
-          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
+          .option('timeout', { type: 'string', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (worker mode)' })
+          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
           .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' }),
       async (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
@@ -107,15 +104,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       },
     )
     .command(
-      'replay <trace>',
+      'replay <trace> [scenario]',
       'run a trace file\'s scenario again and require a byte-identical trace',
       (y) =>
         y
           .positional('trace', { type: 'string', demandOption: true, describe: 'a trace written by kss run --trace' })
-          .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' }),
+          .positional('scenario', { type: 'string', describe: 'the scenario file (default: found by the header\'s file name beside the trace or here, checked by its sha256)' })
+          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' }),
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = replayCommandRun({ trace: a.trace as string, maxEvents: a['max-events'] }, io);
+        code = replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] }, io);
       },
     )
     .command(

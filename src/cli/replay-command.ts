@@ -2,61 +2,26 @@
 // its header names, and require the same bytes. Exit 0 byte-identical; 1 the traces diverge (the
 // first diverging line is shown); 2 the trace or its scenario cannot be used (missing, not a kss
 // trace, the scenario file changed since: its sha256 differs, or it does not load).
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
-import type { Variant } from '../scenario/types.js';
-import { runScenario, TOOL_VERSION } from '../world/run.js';
+import { replayCommandFor } from '../testing/replay-line.js';
+import { runScenario, TOOL_VERSION, type RunResult } from '../world/run.js';
+import { locateScenario, parseTraceHeader, sha256File, type TraceHeader } from './trace-header.js';
 import { makeChalk } from '../report/pretty.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import { traceLines } from './run-command.js';
 
+export { parseTraceHeader, sha256File, type TraceHeader } from './trace-header.js';
+
 export interface ReplayArgs {
   trace: string;
+  /** The scenario file (default: found from the header, see locateScenario). */
+  scenario?: string;
   maxEvents?: number;
   /** Unchanged lines shown before the first divergence (default 2). */
   context?: number;
-}
-
-export interface TraceHeader {
-  kss: string;
-  type: 'header';
-  scenario: string;
-  file: string;
-  sha256: string;
-  seed: number;
-  variant: Variant;
-  until: number;
-}
-
-/** The header of a trace file, or why it is not one. */
-export function parseTraceHeader(line: string | undefined): TraceHeader | string {
-  if (line === undefined || line.trim() === '') return 'the file is empty';
-  let h: unknown;
-  try {
-    h = JSON.parse(line);
-  } catch {
-    return 'line 1 is not JSON';
-  }
-  if (h === null || typeof h !== 'object' || (h as { type?: unknown }).type !== 'header') return 'line 1 is not a kss trace header ({"type":"header",…})';
-  const o = h as Record<string, unknown>;
-  const want: Array<[string, string]> = [
-    ['kss', 'string'],
-    ['file', 'string'],
-    ['sha256', 'string'],
-    ['seed', 'number'],
-    ['variant', 'string'],
-    ['until', 'number'],
-  ];
-  for (const [k, t] of want) if (typeof o[k] !== t) return `the header has no ${t} field ${JSON.stringify(k)}`;
-  if (o.variant !== 'classic' && o.variant !== 'current') return `the header's variant is ${JSON.stringify(o.variant)}, expected "classic" or "current"`;
-  return h as TraceHeader;
-}
-
-export function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
 /** Which field of two JSON lines differs first, in words, when both are objects. */
@@ -85,7 +50,6 @@ function fieldHint(expected: string, actual: string): string | undefined {
 }
 
 export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
-  const c = makeChalk(io.color);
   const refuse = (msg: string) => {
     io.stderr(`${msg}\n`);
     return EXIT_USAGE;
@@ -106,39 +70,46 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   if (endsWithNewline) fileLines.pop();
   const header = parseTraceHeader(fileLines[0]);
   if (typeof header === 'string') return refuse(`error NOT_A_TRACE: ${args.trace}: ${header}`);
-
-  // The header names the scenario as `kss run` was given it: relative to where it ran, which is
-  // most likely here, else beside the trace.
-  const candidates = isAbsolute(header.file) ? [header.file] : [resolve(io.cwd, header.file), resolve(dirname(tracePath), header.file)];
-  const scenarioPath = candidates.find((p) => existsSync(p));
-  if (scenarioPath === undefined) {
-    return refuse(`error SCENARIO_MISSING: the trace's scenario ${header.file} is missing (looked at ${[...new Set(candidates)].join(', ')}); cannot replay`);
-  }
+  const where = locateScenario(header, tracePath, io.cwd, args.scenario);
+  if (!where.ok) return refuse(where.message);
+  const scenarioPath = where.path;
   const sha = sha256File(scenarioPath);
   if (sha !== header.sha256) {
-    return refuse(
-      `error SCENARIO_CHANGED: ${header.file} changed since the trace was written: its sha256 is ${sha}, the trace has ${header.sha256}; ` +
-        `a replay would run another scenario (restore the file, or write a new trace with kss run ${header.file} --trace FILE)`,
-    );
+    return refuse(`error SCENARIO_CHANGED: ${args.scenario ?? scenarioPath} is not the trace's scenario: its sha256 is ${sha}, the trace has ${header.sha256}`);
   }
   const versionNote = header.kss !== TOOL_VERSION;
-  if (versionNote) io.stderr(`${c.yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
-
+  if (versionNote) io.stderr(`${makeChalk(io.color).yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
   const loaded = loadScenarioFile(scenarioPath);
   if (!loaded.ok) {
-    io.stderr(renderLoadIssues(loaded, scenarioPath, header.file) + '\n');
+    io.stderr(renderLoadIssues(loaded, scenarioPath, basename(scenarioPath)) + '\n');
     return EXIT_USAGE;
   }
-  const scenario = { ...loaded.scenario, file: header.file };
-  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents });
+  const scenario = { ...loaded.scenario, file: header.file }; // the header names it by file name: so does the replay
+  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents ?? header.maxEvents });
+  return compareTrace(args, io, { text, fileLines, endsWithNewline, header, versionNote, r, scenarioShown: args.scenario ?? basename(scenarioPath) });
+}
 
+interface Compared {
+  text: string;
+  fileLines: string[];
+  endsWithNewline: boolean;
+  header: TraceHeader;
+  versionNote: boolean;
+  r: RunResult;
+  scenarioShown: string;
+}
+
+/** The replay's lines against the file's, line by line: the first difference, in words. */
+function compareTrace(args: ReplayArgs, io: CliIO, x: Compared): number {
+  const c = makeChalk(io.color);
+  const { fileLines, header, r } = x;
   const context = args.context ?? 2;
   let i = 0;
   const recent: string[] = [];
   for (const chunk of traceLines(r)) {
     let actual = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
-    let expected = fileLines[i];
-    if (i === 0 && versionNote && expected !== undefined) {
+    const expected = fileLines[i];
+    if (i === 0 && x.versionNote && expected !== undefined) {
       // Compare the header apart from the tool version.
       actual = actual.replace(`"kss":${JSON.stringify(TOOL_VERSION)}`, `"kss":${JSON.stringify(header.kss)}`);
     }
@@ -155,7 +126,8 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
       io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
       const hint = fieldHint(expected, actual);
       if (hint !== undefined) io.stdout(`  ${hint}\n`);
-      io.stdout(`replay: kss run ${header.file} --seed ${header.seed} --status-manager ${header.variant}\n`);
+      const maxEvents = header.maxEvents !== undefined && header.maxEvents !== r.maxEvents ? header.maxEvents : args.maxEvents;
+      io.stdout(`replay: ${replayCommandFor(x.scenarioShown, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents })}\n`);
       return EXIT_FAIL;
     }
     recent.push(expected);
@@ -167,12 +139,12 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
     io.stdout(c.red(`- expected (${args.trace}), line ${i + 1}: ${fileLines[i]}`) + '\n');
     return EXIT_FAIL;
   }
-  if (!endsWithNewline || text.includes('\r')) {
-    io.stdout(`${c.red('DIVERGED')} ${args.trace}: every line matches, but the bytes differ (${text.includes('\r') ? 'CR line ends' : 'no newline at the end'})\n`);
+  if (!x.endsWithNewline || x.text.includes('\r')) {
+    io.stdout(`${c.red('DIVERGED')} ${args.trace}: every line matches, but the bytes differ (${x.text.includes('\r') ? 'CR line ends' : 'no newline at the end'})\n`);
     return EXIT_FAIL;
   }
   io.stdout(
-    `${c.green('IDENTICAL')} ${args.trace}: ${i} lines, byte for byte${versionNote ? ' (apart from the tool version)' : ''} (${header.scenario ?? r.scenario.name}, seed ${header.seed}, ${header.variant})\n`,
+    `${c.green('IDENTICAL')} ${args.trace}: ${i} lines, byte for byte${x.versionNote ? ' (apart from the tool version)' : ''} (${header.scenario ?? r.scenario.name}, seed ${header.seed}, ${header.variant})\n`,
   );
   return EXIT_PASS;
 }

@@ -6,7 +6,10 @@ import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
 import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import { OutputError, prepareOutput, STDOUT_TARGET, writeFileAtomic } from '../report/atomic.js';
+import { checkScenarioSource, sourceErrorText } from '../testing/source.js';
+import { replayCommandFor } from '../testing/replay-line.js';
+import { echo } from './options.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import type { Variant } from '../scenario/types.js';
 
@@ -23,8 +26,9 @@ export interface RunArgs {
   quiet?: boolean;
 }
 
-export function replayCommand(file: string, seed: number, variant: Variant): string {
-  return `kss run ${file} --seed ${seed} --status-manager ${variant}`;
+/** The command that reproduces a run: the options that changed it, and no others. */
+export function replayCommand(r: RunResult, given: { untilMs?: number; maxEvents?: number } = {}): string {
+  return replayCommandFor(r.scenario.file, { seed: r.seed, variant: r.variant, untilMs: given.untilMs, maxEvents: given.maxEvents });
 }
 
 export function* traceLines(r: RunResult): Generator<string> {
@@ -33,7 +37,7 @@ export function* traceLines(r: RunResult): Generator<string> {
   yield JSON.stringify(traceSummary(r)) + '\n';
 }
 
-export function verdictText(r: RunResult, color: boolean): string[] {
+export function verdictText(r: RunResult, color: boolean, replay: string = replayCommand(r)): string[] {
   const c = makeChalk(color);
   const out: string[] = [];
   for (const a of r.assertions) {
@@ -47,8 +51,17 @@ export function verdictText(r: RunResult, color: boolean): string[] {
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
-  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant)}`);
+  if (r.verdict === 'fail') out.push(`replay: ${replay}`);
   return out;
+}
+
+/** --until as ms, or why it is refused. */
+export function untilOption(text: string): number | string {
+  const ms = parseDuration(text);
+  if (ms === undefined) return `error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${echo(text)}`;
+  if (ms < 0 || text.trim().startsWith('-')) return `error BAD_DURATION at --until: the end time must not be negative, got ${echo(text)}`;
+  if (!Number.isSafeInteger(ms)) return `error BAD_DURATION at --until: ${echo(text)} is too long (at most ${Number.MAX_SAFE_INTEGER} ms)`;
+  return ms;
 }
 
 export function runCommand(args: RunArgs, io: CliIO): number {
@@ -57,6 +70,29 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const path = resolve(io.cwd, args.scenario);
+  const src = checkScenarioSource(path, args.scenario);
+  if (!src.ok) {
+    io.stderr(sourceErrorText(args.scenario, src) + '\n');
+    return EXIT_USAGE;
+  }
+  let untilMs: number | undefined;
+  if (args.until !== undefined) {
+    const u = untilOption(args.until);
+    if (typeof u === 'string') {
+      io.stderr(u + '\n');
+      return EXIT_USAGE;
+    }
+    untilMs = u;
+  }
+  const tracePath = args.trace === undefined || args.trace === STDOUT_TARGET ? args.trace : resolve(io.cwd, args.trace);
+  if (tracePath !== undefined) {
+    try {
+      prepareOutput(tracePath); // before the run: a wrong path must not cost a whole run
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --trace: cannot write ${args.trace}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   const loaded = loadScenarioFile(path);
   if (!loaded.ok) {
     const issues = loaded.issues.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
@@ -64,28 +100,25 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const scenario = { ...loaded.scenario, file: args.scenario };
-  let untilMs: number | undefined;
-  if (args.until !== undefined) {
-    untilMs = parseDuration(args.until);
-    if (untilMs === undefined || untilMs < 0) {
-      io.stderr(`error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${JSON.stringify(args.until)}\n`);
-      return EXIT_USAGE;
-    }
-  }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
   const r = runScenario(scenario, { seed: args.seed, untilMs, variant: args.statusManager, maxEvents: args.maxEvents });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
-  if (args.trace !== undefined) {
+  // With --trace -, the trace is stdout's: the human report goes to stderr.
+  const human = tracePath === STDOUT_TARGET ? io.stderr : io.stdout;
+  if (tracePath !== undefined) {
     try {
-      writeFileAtomic(resolve(io.cwd, args.trace), traceLines(r));
+      writeFileAtomic(tracePath, traceLines(r), io.stdout);
     } catch (err) {
-      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
+      const e = err as NodeJS.ErrnoException;
+      const why = err instanceof OutputError ? e.message : e.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : e.message;
+      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${why}\n`);
       return EXIT_USAGE;
     }
   }
+  const replay = replayCommand(r, { untilMs, maxEvents: args.maxEvents });
   if (args.format === 'json') {
-    io.stdout(
+    human(
       JSON.stringify({
         ...traceSummary(r),
         scenario: r.scenario.name,
@@ -94,12 +127,14 @@ export function runCommand(args: RunArgs, io: CliIO): number {
         assertions: r.assertions,
         violations: r.unexpectedViolations,
         stepErrors: r.stepErrors,
+        replay: r.verdict === 'fail' ? replay : undefined,
       }) + '\n',
     );
   } else if (!args.quiet) {
-    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose })) io.stdout(line + '\n');
-    io.stdout('\n');
-    for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
+    const color = io.color && human === io.stdout;
+    for (const line of prettyLines(r.trace, { color, verbose: args.verbose })) human(line + '\n');
+    human('\n');
+    for (const line of verdictText(r, color, replay)) human(line + '\n');
   }
   if (args.stats) {
     const stats = {

@@ -148,5 +148,7 @@ export interface Scenario {
   timeline: Step[];
   expect: Assertion[];
   invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** Settings that hold only at the scenario's own value (`spec.pinned`, default none). */
+  pinned: Array<'seed' | 'statusManager'>;
   /** Extension fields under x-kss at the top of spec (reserved). */
 }

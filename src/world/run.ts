@@ -16,6 +16,8 @@ export interface RunResult {
   seed: number;
   variant: Variant;
   untilMs: number;
+  /** The event limit the run had. */
+  maxEvents: number;
   verdict: 'pass' | 'fail';
   /** How the run ended: at `until`, idle (nothing left to do), or stopped by the event limit. */
   end: 'until' | 'idle' | 'stopped' | 'runaway';
@@ -30,8 +32,12 @@ export interface RunResult {
   world: World;
 }
 
-export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs'>): Record<string, unknown> {
-  return { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file: r.scenario.file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs };
+/** The trace file's first line: every setting that changes the run (seed, generation, end
+ *  time, event limit), and the scenario by name, file name and sha256 — never the path as given,
+ *  so the same run gives the same bytes from any folder and however the path is spelled. */
+export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs' | 'maxEvents'>): Record<string, unknown> {
+  const file = r.scenario.file.split(/[\\/]/).pop() ?? r.scenario.file;
+  return { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs, maxEvents: r.maxEvents };
 }
 
 export function traceSummary(r: RunResult): Record<string, unknown> {
@@ -153,6 +159,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     seed: w.seed,
     variant: w.variant,
     untilMs: w.untilMs,
+    maxEvents: w.maxEvents,
     verdict: ok ? 'pass' : 'fail',
     end: ended.end,
     endMessage: ended.message,
