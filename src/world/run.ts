@@ -3,7 +3,7 @@
 import { isStaticPod } from '../model/pod.js';
 import type { Assertion, Scenario, Variant } from '../scenario/types.js';
 import { createInvariantCheckers, kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
-import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
+import { AssertionRecords, evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
 
@@ -109,6 +109,9 @@ export function divergence(w: World): string | undefined {
 
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
   const w = new World(scenario, opts);
+  const kept = new AssertionRecords(scenario.expect, scenario.invariants.length > 0);
+  if (kept.needed) w.tracer.listeners.push(kept.listen);
+  const trace = kept.records;
   w.setup();
   const byTime = new Map<number, Assertion[]>();
   const atEnd: Assertion[] = [];
@@ -133,7 +136,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     endOfInstant: (t) => {
       const due = byTime.get(t);
       if (due) {
-        for (const a of due) results.push(evaluateNow(w, a));
+        for (const a of due) results.push(evaluateNow(w, a, trace));
         byTime.delete(t);
       }
       if (conv.active) conv.check(t);
@@ -142,14 +145,14 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   });
   for (const c of checkers) c.end();
   // Assertions whose instant was never reached (the run ended first) are evaluated at the end.
-  for (const due of byTime.values()) for (const a of due) results.push(evaluateNow(w, a));
-  for (const a of atEnd) results.push(evaluateNow(w, a));
+  for (const due of byTime.values()) for (const a of due) results.push(evaluateNow(w, a, trace));
+  for (const a of atEnd) results.push(evaluateNow(w, a, trace));
   results.push(...conv.results());
-  for (const a of scenario.expect) if (a.kind === 'violation') results.push(evaluateNow(w, a));
+  for (const a of scenario.expect) if (a.kind === 'violation') results.push(evaluateNow(w, a, trace));
   results.sort((x, y) => x.index - y.index);
 
   const expected = scenario.expect.filter((a): a is Assertion & { kind: 'violation' } => a.kind === 'violation');
-  const unexpectedViolations = w.trace.filter(
+  const unexpectedViolations = trace.filter(
     (r) => r.type === 'invariant.violation' && !expected.some((e) => e.invariant === r.invariant && (e.pod === undefined || e.pod === r.pod)),
   );
   const stepErrors = w.stepErrors.map((e) => ({ index: e.step.index, line: e.step.pos.line, message: e.message }));
