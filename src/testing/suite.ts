@@ -1,7 +1,7 @@
 // runSuite: discover scenario files, choose the cases (filters, shard, seeds), run them on worker
 // threads or in-process, and return the results in a stable order. Usable without the CLI:
 //
-//   import { runSuite } from 'kss';
+//   import { runSuite } from 'kubelet-status-sim';
 //   const { results, wallMs } = await runSuite(['scenarios'], { jobs: 4 });
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';

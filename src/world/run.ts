@@ -1,5 +1,5 @@
 // runScenario: set up a World, run it to the end, evaluate expectations and invariants, and return
-// a verdict with the trace. The library entry point (`import { runScenario } from 'kss'`).
+// a verdict with the trace. The library entry point (`import { runScenario } from 'kubelet-status-sim'`).
 import { isStaticPod } from '../model/pod.js';
 import type { Assertion, Scenario, Variant } from '../scenario/types.js';
 import { createInvariantCheckers, kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
