@@ -62,6 +62,9 @@ function walk(dir: string, w: Walk, viaLink: boolean): void {
   } catch {
     return;
   }
+  // Real entries before links, each by name: a folder reached both ways is walked by its real
+  // path (so --update writes its goldens), and the walk is the same on every machine.
+  entries.sort((a, b) => Number(a.isSymbolicLink()) - Number(b.isSymbolicLink()) || compareCodeUnits(a.name, b.name));
   for (const e of entries) {
     const p = join(dir, e.name);
     let isDir = e.isDirectory();
@@ -119,7 +122,7 @@ export function discoverScenarios(paths: readonly string[], cwd: string): Discov
       else missing.push(p);
       continue;
     }
-    const rootIsLink = lstatSync(abs).isSymbolicLink();
+    const rootIsLink = throughLink(abs, cwd);
     if (st.isDirectory()) {
       const tree = realpathSync(abs);
       walk(abs, { cwd, tree, visited: new Set([tree]), out: found, goldens, refused }, rootIsLink);
@@ -141,6 +144,21 @@ export function discoverScenarios(paths: readonly string[], cwd: string): Discov
     .map((g) => displayPath(g, cwd))
     .sort(compareCodeUnits);
   return { files, orphanGoldens, missing, refused };
+}
+
+/** Is a named path reached through a symbolic link (itself, or a folder on the way below cwd)? */
+function throughLink(abs: string, cwd: string): boolean {
+  if (lstatSync(abs).isSymbolicLink()) return true;
+  const real = realpathSync(abs);
+  const rel = relative(cwd, abs);
+  if (!rel.startsWith('..') && !isAbsolute(rel)) {
+    try {
+      return real !== join(realpathSync(cwd), rel);
+    } catch {
+      return true;
+    }
+  }
+  return real !== abs;
 }
 
 /** The real path of a named file's folder (its tree). */
