@@ -6,7 +6,7 @@ import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
 import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
-import { OutputError, prepareOutput, STDOUT_TARGET, writeFileAtomic } from '../report/atomic.js';
+import { isStdoutTarget, OutputError, prepareOutput, writeFileAtomic } from '../report/atomic.js';
 import { checkScenarioSource, sourceErrorText } from '../testing/source.js';
 import { replayCommandFor } from '../testing/replay-line.js';
 import { echo } from './options.js';
@@ -84,7 +84,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     }
     untilMs = u;
   }
-  const tracePath = args.trace === undefined || args.trace === STDOUT_TARGET ? args.trace : resolve(io.cwd, args.trace);
+  const tracePath = args.trace === undefined || isStdoutTarget(args.trace) ? args.trace : resolve(io.cwd, args.trace);
   if (tracePath !== undefined) {
     try {
       prepareOutput(tracePath); // before the run: a wrong path must not cost a whole run
@@ -104,8 +104,8 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   const mem0 = process.memoryUsage().rss;
   const r = runScenario(scenario, { seed: args.seed, untilMs, variant: args.statusManager, maxEvents: args.maxEvents });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
-  // With --trace -, the trace is stdout's: the human report goes to stderr.
-  const human = tracePath === STDOUT_TARGET ? io.stderr : io.stdout;
+  // With --trace - (or /dev/stdout), the trace is stdout's: the human report goes to stderr.
+  const human = isStdoutTarget(tracePath) ? io.stderr : io.stdout;
   if (tracePath !== undefined) {
     try {
       writeFileAtomic(tracePath, traceLines(r), io.stdout);

@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import type { Variant } from '../scenario/types.js';
 import { makeChalk } from '../report/pretty.js';
-import { prepareOutput, writeFileAtomic } from '../report/atomic.js';
+import { isStdoutTarget, prepareOutput, writeFileAtomic } from '../report/atomic.js';
 import { runSuite, SuiteUsageError, type SuiteResult } from '../testing/suite.js';
 import { suiteJUnit, suiteJson } from '../testing/reports.js';
 import type { CaseResult } from '../testing/types.js';
@@ -93,11 +93,11 @@ export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   if (args.timeout !== undefined && !(args.timeout >= 0)) return usage(`--timeout: expected seconds ≥ 0, got ${args.timeout}`);
   if (args.maxEvents !== undefined && !(args.maxEvents >= 1)) return usage(`--max-events: expected a number ≥ 1, got ${args.maxEvents}`);
   // A machine-readable report on stdout keeps stdout to itself: people read stderr then.
-  const human = reporter !== 'pretty' && (args.output === undefined || args.output === '-') ? io.stderr : io.stdout;
+  const human = reporter !== 'pretty' && (args.output === undefined || isStdoutTarget(args.output)) ? io.stderr : io.stdout;
   const color = io.color && human === io.stdout;
   const verbose = args.verbose ?? true;
   const paths = args.paths.length > 0 ? args.paths : DEFAULT_TEST_PATHS;
-  const outPath = args.output === undefined || args.output === '-' ? args.output : resolve(io.cwd, args.output);
+  const outPath = args.output === undefined || isStdoutTarget(args.output) ? args.output : resolve(io.cwd, args.output);
   if (outPath !== undefined) {
     try {
       prepareOutput(outPath); // before the suite: a wrong path must not cost a whole run

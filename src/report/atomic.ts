@@ -3,7 +3,8 @@
 // - a regular file, or a new one: a temporary file `.<name>.<pid>.tmp` beside it, then rename;
 //   an existing file keeps its mode; a read-only file (no write bit) is refused, not replaced;
 // - a symbolic link is followed: its final target is written (temp file beside the target);
-// - anything that is not a regular file — `-` (stdout), a pipe, a terminal, a device such as
+// - `-` and /dev/stdout go to this process's standard output;
+// - anything else that is not a regular file — a pipe, a terminal, a device such as
 //   /dev/stdout or /dev/full, and every path under /dev/ or /proc/ — is written directly, never
 //   replaced; a full device fails with ENOSPC;
 // - SIGINT or SIGTERM during a write waits for it to finish (or removes the temporary file),
@@ -15,6 +16,14 @@ export class OutputError extends Error {}
 
 /** `-`: standard output. */
 export const STDOUT_TARGET = '-';
+
+/** Names of this process's standard output: written through `stdout`, whatever it is (a pipe, a
+ *  socket, a terminal, a file). */
+const STDOUT_NAMES: ReadonlySet<string> = new Set([STDOUT_TARGET, '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
+export function isStdoutTarget(path: string | undefined): boolean {
+  return path !== undefined && STDOUT_NAMES.has(path);
+}
 
 function statOrUndefined(path: string): Stats | undefined {
   try {
@@ -33,7 +42,7 @@ function isDirectTarget(path: string, st: Stats | undefined): boolean {
 /** Check, before any work, that `path` can be written: not a folder, not read-only, its folder
  *  exists (created when missing) and is writable. Throws OutputError saying what is wrong. */
 export function prepareOutput(path: string): void {
-  if (path === STDOUT_TARGET) return;
+  if (STDOUT_NAMES.has(path)) return;
   const st = statOrUndefined(path);
   if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
   if (isDirectTarget(path, st)) return;
@@ -91,12 +100,26 @@ function releaseSignals(): void {
   guard = undefined;
 }
 
-/** After the write: let a signal that came during it run the guard first (signals are delivered
- *  in the poll phase, before setImmediate's check phase), then stop holding them. */
+/** After the write: let a signal that came during it run the guard first, then stop holding
+ *  them. */
 function releaseSoon(): void {
-  setImmediate(() => { // wall-clock-ok: not simulation; one turn of the event loop
+  // A held signal is handled once the event loop polls; a timer that keeps the loop alive a few
+  // ms makes sure it does (a bare setImmediate lets the process end first, losing the signal).
+  setTimeout(() => { // wall-clock-ok: not simulation; signal handling only
     if (inFlight.size === 0) releaseSignals();
-  }).unref();
+  }, 10);
+}
+
+/** Create the temporary file afresh (O_EXCL: never through a link someone put there); one left
+ *  by an earlier process of the same pid is removed first. */
+function openTemp(tmp: string, mode: number): number {
+  try {
+    return openSync(tmp, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkSync(tmp);
+    return openSync(tmp, 'wx', mode);
+  }
 }
 
 /** The temporary file of a write to `path` (the pattern `.<name>.<pid>.tmp`, in .gitignore). */
@@ -105,7 +128,7 @@ export function tempPathFor(path: string): string {
 }
 
 export function writeFileAtomic(path: string, chunks: Iterable<string>, stdout: (s: string) => void = (s) => process.stdout.write(s)): void {
-  if (path === STDOUT_TARGET) {
+  if (STDOUT_NAMES.has(path)) {
     for (const c of chunks) stdout(c);
     return;
   }
@@ -127,7 +150,7 @@ export function writeFileAtomic(path: string, chunks: Iterable<string>, stdout: 
   holdSignals();
   inFlight.add(tmp);
   try {
-    fd = openSync(tmp, 'wx', st !== undefined ? st.mode & 0o7777 : 0o666);
+    fd = openTemp(tmp, st !== undefined ? st.mode & 0o7777 : 0o666);
     writeChunks(fd, chunks);
     fsyncSync(fd);
     closeSync(fd);
