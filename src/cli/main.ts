@@ -6,20 +6,25 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
-import { listOption, normalizeArgv, numberOption } from './options.js';
+import { normalizeArgv } from './options.js';
+import { replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
 import { TOOL_VERSION } from '../world/run.js';
 
-export async function main(rawArgv: string[], io: CliIO): Promise<number> {
+/** `--version`, unknown commands, repeated options: settled before yargs (options.ts). */
+function preflight(rawArgv: string[], io: CliIO): string[] | number {
   if (rawArgv.length === 1 && (rawArgv[0] === '--version' || rawArgv[0] === '-V')) {
     io.stdout(`${TOOL_VERSION}\n`);
     return 0;
   }
   const norm = normalizeArgv(rawArgv);
-  if (!norm.ok) {
-    io.stderr(`${norm.message}\nrun 'kss --help' for usage\n`);
-    return EXIT_USAGE;
-  }
-  const argv = norm.argv;
+  if (norm.ok) return norm.argv;
+  io.stderr(`${norm.message}\nrun 'kss --help' for usage\n`);
+  return EXIT_USAGE;
+}
+
+export async function main(rawArgv: string[], io: CliIO): Promise<number> {
+  const argv = preflight(rawArgv, io);
+  if (typeof argv === 'number') return argv;
   let code = 0;
   let usageError: string | undefined;
   const parser = yargs(argv)
@@ -28,89 +33,25 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
     .command(
       'run <scenario>',
       'run one scenario and show its timeline and verdict',
-      (y) =>
-        y
-          .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
-          .option('seed', { type: 'string', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
-          .option('until', { type: 'string', describe: 'virtual end time, a Go duration (overrides spec.until)' })
-          .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'status manager generation (overrides spec.kubelet.statusManager)' })
-          .option('trace', { type: 'string', describe: 'write the trace as JSON Lines to FILE (whole or not at all)' })
-          .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
-          .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
-          .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
-          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' }),
+      runOptions,
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = runCommand(
-          {
-            scenario: a.scenario as string,
-            seed: a.seed,
-            until: a.until,
-            statusManager: a['status-manager'],
-            trace: a.trace,
-            format: a.format,
-            stats: a.stats,
-            verbose: a.verbose,
-            maxEvents: a['max-events'],
-          },
-          io,
-        );
+        code = runCommand(runArgs(a), io);
       },
     )
     .command(
       'test [paths..]',
       'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)',
-      (y) =>
-        y
-          .positional('paths', { type: 'string', array: true, describe: 'scenario files or folders (searched recursively; folders named fixtures or bad are skipped)' })
-          .option('tag', { type: 'string', coerce: listOption, describe: 'only scenarios with this tag (--tag a --tag b, or --tag a,b: any of them)' })
-          .option('grep', { type: 'string', describe: 'only scenarios whose name or path matches this regular expression' })
-          .option('shard', { type: 'string', describe: 'i/n: run the i-th of n disjoint parts of the sorted list' })
-          .option('seeds', { type: 'string', coerce: numberOption('seeds', { int: true, min: 1 }), describe: 'run each scenario under N consecutive seeds' })
-          .option('seed', { type: 'string', coerce: numberOption('seed', { int: true }), describe: 'first seed (default: each scenario\'s spec.seed)' })
-          .option('status-manager', { choices: ['classic', 'current'] as const, describe: 'run every scenario under this generation' })
-          .option('jobs', { alias: 'j', type: 'string', coerce: numberOption('jobs', { int: true, min: 1 }), describe: 'worker threads (default min(CPUs, 4)); 1 runs in-process' })
-          .option('reporter', { choices: ['pretty', 'junit', 'json'] as const, default: 'pretty' as const, describe: 'report format' })
-          .option('output', { alias: 'o', type: 'string', describe: 'write the junit/json report to FILE (whole or not at all)' })
-          .option('update', { type: 'boolean', default: false, describe: 'write or rewrite the golden files' })
-          .option('ci', { type: 'boolean', default: false, describe: 'a missing golden file fails its scenario' })
-          .option('bail', { type: 'boolean', default: false, describe: 'stop after the first failure' })
-          .option('timeout', { type: 'string', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (worker mode)' })
-          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
-          .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' }),
+      testOptions,
       async (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = await testCommand(
-          {
-            paths: (a.paths as string[] | undefined) ?? [],
-            tag: a.tag as string[] | undefined,
-            grep: a.grep,
-            shard: a.shard,
-            seeds: a.seeds,
-            seed: a.seed,
-            statusManager: a['status-manager'],
-            jobs: a.jobs,
-            reporter: a.reporter,
-            output: a.output,
-            update: a.update,
-            ci: a.ci,
-            bail: a.bail,
-            timeout: a.timeout,
-            maxEvents: a['max-events'],
-            verbose: !a.quiet,
-          },
-          io,
-        );
+        code = await testCommand(testArgs(a), io);
       },
     )
     .command(
       'replay <trace> [scenario]',
       'run a trace file\'s scenario again and require a byte-identical trace',
-      (y) =>
-        y
-          .positional('trace', { type: 'string', demandOption: true, describe: 'a trace written by kss run --trace' })
-          .positional('scenario', { type: 'string', describe: 'the scenario file (default: found by the header\'s file name beside the trace or here, checked by its sha256)' })
-          .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' }),
+      replayOptions,
       (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
         code = replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] }, io);

@@ -117,6 +117,13 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     }
   }
   const replay = replayCommand(r, { untilMs, maxEvents: args.maxEvents });
+  printRun(r, args, io, { human, replay, wallMs, mem0 });
+  return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
+}
+
+/** What kss run prints: the JSON verdict or the timeline and verdict, and --stats. */
+function printRun(r: RunResult, args: RunArgs, io: CliIO, o: { human: (s: string) => void; replay: string; wallMs: number; mem0: number }): void {
+  const { human, replay, wallMs, mem0 } = o;
   if (args.format === 'json') {
     human(
       JSON.stringify({
@@ -147,7 +154,6 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     };
     io.stderr(`stats ${JSON.stringify(stats)}\n`);
   }
-  return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
 }
 
 /** The scenario's text, for code frames; undefined when it cannot be read. */

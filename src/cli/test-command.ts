@@ -81,6 +81,23 @@ export function caseLines(r: CaseResult, color: boolean, verbose = true): string
   return out;
 }
 
+/** The junit/json report, to its file or stdout; false when the file could not be written. */
+function writeReport(suite: SuiteResult, reporter: 'junit' | 'json', outPath: string | undefined, shown: string | undefined, io: CliIO, say: (s: string) => void): boolean {
+  const text = reporter === 'junit' ? suiteJUnit(suite) : [suiteJson(suite)];
+  if (outPath === undefined) {
+    for (const chunk of text) io.stdout(chunk);
+    return true;
+  }
+  try {
+    writeFileAtomic(outPath, text, io.stdout);
+    if (!isStdoutTarget(outPath)) say(`wrote ${reporter} report ${shown}`);
+    return true;
+  } catch (err) {
+    io.stderr(`error WRITE_FAILED at --output: could not write ${shown}: ${(err as Error).message}\n`);
+    return false;
+  }
+}
+
 export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   const reporter = args.reporter ?? 'pretty';
   const usage = (msg: string) => {
@@ -138,21 +155,7 @@ export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   const how = suite.mode === 'workers' ? `${suite.jobs} worker threads` : 'in-process';
   human(c.dim(`\n${suite.results.length} case(s) from ${files} file(s) in ${(suite.wallMs / 1000).toFixed(2)}s (${how})`) + '\n');
 
-  let writeFailed = false;
-  if (reporter !== 'pretty') {
-    const text = reporter === 'junit' ? suiteJUnit(suite) : [suiteJson(suite)];
-    if (outPath !== undefined) {
-      try {
-        writeFileAtomic(outPath, text, io.stdout);
-        human(c.dim(`wrote ${reporter} report ${args.output}`) + '\n');
-      } catch (err) {
-        io.stderr(`error WRITE_FAILED at --output: could not write ${args.output}: ${(err as Error).message}\n`);
-        writeFailed = true;
-      }
-    } else {
-      for (const chunk of text) io.stdout(chunk);
-    }
-  }
+  const writeFailed = reporter !== 'pretty' && !writeReport(suite, reporter, outPath, args.output, io, (t) => human(c.dim(t) + '\n'));
   // Plain, never coloured: scripts look for exactly this line.
   human(closingLine(suite) + '\n');
   if (writeFailed) return EXIT_USAGE;

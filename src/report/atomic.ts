@@ -103,11 +103,15 @@ function releaseSignals(): void {
 /** After the write: let a signal that came during it run the guard first, then stop holding
  *  them. */
 function releaseSoon(): void {
-  // A held signal is handled once the event loop polls; a timer that keeps the loop alive a few
-  // ms makes sure it does (a bare setImmediate lets the process end first, losing the signal).
+  // A held signal is handled when the event loop polls. A timer's callback runs in the timers
+  // phase; the setImmediate it schedules runs in the check phase of the same turn, after the poll
+  // phase: by then a signal that came during the write has met the guard. (A bare setImmediate
+  // may run before any poll, and a plain timer may too: the signal would be lost.)
   setTimeout(() => { // wall-clock-ok: not simulation; signal handling only
-    if (inFlight.size === 0) releaseSignals();
-  }, 10);
+    setImmediate(() => { // wall-clock-ok
+      if (inFlight.size === 0) releaseSignals();
+    });
+  }, 0);
 }
 
 /** Create the temporary file afresh (O_EXCL: never through a link someone put there); one left
