@@ -1,8 +1,8 @@
 // `kss run <scenario>`: run one scenario and show its timeline and verdict.
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { loadScenarioFile } from '../scenario/index.js';
+import { renderLoadIssues } from '../testing/load.js';
 import { parseDuration } from '../model/time.js';
 import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
@@ -95,8 +95,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const loaded = loadScenarioFile(path);
   if (!loaded.ok) {
-    const issues = loaded.issues.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
-    io.stderr(renderIssues(issues, readSource(path)) + '\n');
+    io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
     return EXIT_USAGE;
   }
   const scenario = { ...loaded.scenario, file: args.scenario };
@@ -153,14 +152,5 @@ function printRun(r: RunResult, args: RunArgs, io: CliIO, o: { human: (s: string
       peakRssMb: Math.round(Math.max(process.memoryUsage().rss, mem0) / 1048576),
     };
     io.stderr(`stats ${JSON.stringify(stats)}\n`);
-  }
-}
-
-/** The scenario's text, for code frames; undefined when it cannot be read. */
-export function readSource(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }

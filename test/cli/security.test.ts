@@ -133,3 +133,25 @@ describe('golden collisions', () => {
     expect(existsSync(join(dir, 'suite/a-running.golden.jsonl'))).toBe(false);
   });
 });
+
+describe('echoed input', () => {
+  it('a huge bad value is cut, and control characters never reach the terminal raw', async () => {
+    const dir = scratchWith('suite');
+    const text = readFileSync(join(dir, 'suite/a-running.yaml'), 'utf8');
+    writeFileSync(join(dir, 'huge.yaml'), text.replace(/^  until: .*$/m, `  until: "${'9'.repeat(2_000_000)}"`));
+    writeFileSync(join(dir, 'escape.yaml'), text.replace(/^  until: .*$/m, '  until: "\x1b[2J\x07oops"'));
+    for (const f of ['huge.yaml', 'escape.yaml']) {
+      const run = await kss(['run', f], dir);
+      const test = await kss(['test', f, '-j', '1'], dir);
+      const val = await kss(['validate', f], dir);
+      for (const r of [run, test, val]) {
+        const all = r.out + r.err;
+        expect(all.length).toBeLessThan(20_000);
+        expect(all).not.toMatch(/[\x1b\x07]/);
+      }
+      expect(run.code).toBe(2);
+      if (f === 'huge.yaml') expect(run.err).toMatch(/… \(\d+ characters\)/);
+      else expect(run.err).toContain('\\x1b');
+    }
+  });
+});
