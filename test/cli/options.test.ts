@@ -226,3 +226,19 @@ describe('colour', () => {
     expect(wantColor({}, false)).toBe(false);
   });
 });
+
+describe('the command in replay lines', () => {
+  it('is kss when the kss on PATH is this one, else npx kss', async () => {
+    const { kssCommand, replayCommandFor } = (await import(join(REPO, 'dist/testing/replay-line.js'))) as typeof import('../../src/testing/replay-line.js');
+    const dir = scratchWith('suite');
+    const { symlinkSync, mkdirSync: mk } = await import('node:fs');
+    mk(join(dir, 'bin'));
+    mk(join(dir, 'other'));
+    symlinkSync(join(REPO, 'dist/cli/bin.js'), join(dir, 'bin/kss'));
+    writeFileSync(join(dir, 'other/kss'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(kssCommand({ PATH: `${join(dir, 'bin')}:/usr/bin` })).toBe('kss');
+    expect(kssCommand({ PATH: `${join(dir, 'other')}:${join(dir, 'bin')}` })).toBe('npx kss'); // another kss comes first
+    expect(kssCommand({ PATH: '/usr/bin' })).toBe('npx kss');
+    expect(replayCommandFor("my dir/it's.yaml", { seed: 1, variant: 'classic' }, 'kss')).toBe("kss run 'my dir/it'\\''s.yaml' --seed 1 --status-manager classic");
+  });
+});
