@@ -75,6 +75,7 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
         code = schemaCommand({ output: a.output }, io);
       },
     )
+    .epilogue('kss --version prints the version. Each option is given once; --tag alone repeats.')
     .demandCommand(1, 'name a command: run, test, replay, validate, schema')
     .strict()
     .help()
