@@ -2,11 +2,12 @@
 // its header names, and require the same bytes. Exit 0 byte-identical; 1 the traces diverge (the
 // first diverging line is shown); 2 the trace or its scenario cannot be used (missing, not a kss
 // trace, the scenario file changed since: its sha256 differs, or it does not load).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
 import { replayCommandFor } from '../testing/replay-line.js';
+import { kindOf } from '../testing/source.js';
 import { runScenario, TOOL_VERSION, type RunResult } from '../world/run.js';
 import { locateScenario, parseTraceHeader, sha256File, type TraceHeader } from './trace-header.js';
 import { makeChalk } from '../report/pretty.js';
@@ -49,6 +50,17 @@ function fieldHint(expected: string, actual: string): string | undefined {
   return 'same fields and values, in another order';
 }
 
+/** What a path is when it exists and is not a regular file (a folder, a FIFO, a device): reading
+ *  one could block or never end. */
+function nonRegular(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? undefined : kindOf(st);
+  } catch {
+    return undefined; // missing: the read says so
+  }
+}
+
 export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   const refuse = (msg: string) => {
     io.stderr(`${msg}\n`);
@@ -59,6 +71,8 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const tracePath = resolve(io.cwd, args.trace);
+  const kind = nonRegular(tracePath);
+  if (kind !== undefined) return refuse(`${args.trace}: error NOT_REGULAR: is ${kind}, not a trace file`);
   let text: string;
   try {
     text = readFileSync(tracePath, 'utf8');

@@ -108,6 +108,11 @@ describe('special files', () => {
       expect(r.code).toBe(2);
       expect(r.err).toMatch(msg);
     }
+    for (const trace of ['/dev/zero', 'suite/pipe.yaml', 'suite']) {
+      const rep = await kss(['replay', trace], dir);
+      expect(rep.code).toBe(2);
+      expect(rep.err).toMatch(/error NOT_REGULAR: is (a character device|a FIFO|a folder)/);
+    }
     const dev = await kss(['test', '/dev/zero', '-j', '1'], dir);
     expect(dev.code).toBe(1);
     expect(dev.out).toMatch(/character device/);
