@@ -2,14 +2,15 @@
 // "Output files"):
 // - a regular file, or a new one: a temporary file `.<name>.<pid>.tmp` beside it, then rename;
 //   an existing file keeps its mode; a read-only file (no write bit) is refused, not replaced;
-// - a symbolic link is followed: its final target is written (temp file beside the target);
+// - a symbolic link is followed: its final target is written (temp file beside the target); a
+//   link to nothing is refused;
 // - `-` and /dev/stdout go to this process's standard output;
 // - anything else that is not a regular file — a pipe, a terminal, a device such as
 //   /dev/stdout or /dev/full, and every path under /dev/ or /proc/ — is written directly, never
 //   replaced; a full device fails with ENOSPC;
 // - SIGINT or SIGTERM during a write waits for it to finish (or removes the temporary file),
 //   then ends the process as the signal would have.
-import { accessSync, chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export class OutputError extends Error {}
@@ -29,9 +30,16 @@ function statOrUndefined(path: string): Stats | undefined {
   try {
     return statSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new OutputError(`cannot inspect ${path}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`cannot inspect ${path}: ${(err as Error).message}`);
   }
+  let dangling = false;
+  try {
+    dangling = lstatSync(path).isSymbolicLink();
+  } catch {
+    /* nothing there: a new file */
+  }
+  if (dangling) throw new OutputError(`${path} is a symbolic link to a file that does not exist: kss does not create files through it`);
+  return undefined;
 }
 
 /** Written directly (no temp file, no rename): stdout, pipes, terminals, devices. */

@@ -82,6 +82,11 @@ describe('links, read-only files, modes', () => {
     expect(lstatSync(join(dir, 'link.jsonl')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(dir, 'link.jsonl'))).toBe('real.jsonl');
     traceOk(readFileSync(join(dir, 'real.jsonl'), 'utf8'));
+    symlinkSync(join(dir, 'nowhere/x.jsonl'), join(dir, 'dangling.jsonl'));
+    const d = await kss(['run', 'failing/wrong-phase.yaml', '--trace', 'dangling.jsonl'], dir);
+    expect(d.code).toBe(2);
+    expect(d.err).toContain('is a symbolic link to a file that does not exist');
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
   });
 
   it('a read-only target is refused before the run and left as it was; a writable one keeps its mode', async () => {
