@@ -1,6 +1,7 @@
 // The command line (issue 16, "CLI and replay"): one rule for every option, array options that
 // leave positionals alone, replay lines and trace headers that carry every setting of the run,
 // output paths checked first, inputs named for what they are, --version and unknown commands.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -216,7 +217,20 @@ describe('kss test output', () => {
   });
 });
 
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
 describe('colour', () => {
+  it.skipIf(!hasScript)('under a terminal: coloured, unless FORCE_COLOR=0 or NO_COLOR (the built bin, in a pty)', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.FORCE_COLOR;
+    delete env.NO_COLOR;
+    const inPty = (extra: NodeJS.ProcessEnv) =>
+      spawnSync('script', ['-qc', `${process.execPath} ${join(REPO, 'dist/cli/bin.js')} run ${GS}`, '/dev/null'], { env: { ...env, ...extra }, encoding: 'utf8' }).stdout;
+    expect(inPty({})).toContain('\x1b[');
+    expect(inPty({ FORCE_COLOR: '0' })).not.toContain('\x1b[');
+    expect(inPty({ NO_COLOR: '1' })).not.toContain('\x1b[');
+  });
+
   it('FORCE_COLOR=0 turns colour off under a terminal; FORCE_COLOR=1 on without one; NO_COLOR off', () => {
     expect(wantColor({ FORCE_COLOR: '0' }, true)).toBe(false);
     expect(wantColor({ FORCE_COLOR: 'false' }, true)).toBe(false);
