@@ -25,7 +25,7 @@ export function validateCommand(args: ValidateArgs, io: CliIO): number {
       continue;
     }
     for (const r of found.refused) {
-      io.stderr(`${r.display}: error OUTSIDE_TREE: ${r.message}\n`);
+      io.stderr(`${r.display}: error ${r.code}: ${r.message}\n`);
       bad++;
     }
     if (found.files.length === 0 && found.refused.length === 0) {

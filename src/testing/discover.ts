@@ -31,8 +31,9 @@ export interface Discovery {
   orphanGoldens: string[];
   /** Paths given that do not exist. */
   missing: string[];
-  /** Things met in a walk that are refused (a link leaving the tree, a link loop), as shown. */
-  refused: Array<{ display: string; message: string }>;
+  /** Things met in a walk that are refused (a link leaving the tree, a folder that cannot be
+   *  read), as shown, with the error code to show. */
+  refused: Array<{ display: string; code: 'OUTSIDE_TREE' | 'PERMISSION'; message: string }>;
 }
 
 export function isScenarioFileName(name: string): boolean {
@@ -59,7 +60,9 @@ function walk(dir: string, w: Walk, viaLink: boolean): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') w.refused.push({ display: displayPath(dir, w.cwd), code: 'PERMISSION', message: 'permission denied: the folder cannot be read, so its scenarios cannot run' });
     return;
   }
   // Real entries before links, each by name: a folder reached both ways is walked by its real
@@ -82,7 +85,7 @@ function walk(dir: string, w: Walk, viaLink: boolean): void {
         continue;
       }
       if (isDir && !(SKIPPED_DIRS.has(e.name) || e.name.startsWith('.')) && !isInside(real, w.tree)) {
-        w.refused.push({ display: displayPath(p, w.cwd), message: `a symbolic link to a folder outside the tree (${w.tree}); kss does not follow it` });
+        w.refused.push({ display: displayPath(p, w.cwd), code: 'OUTSIDE_TREE', message: `a symbolic link to a folder outside the tree (${w.tree}); kss does not follow it` });
         continue;
       }
     }

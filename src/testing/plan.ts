@@ -140,7 +140,7 @@ export function planSuite(paths: readonly string[], opts: PlanOptions = {}): Sui
   const chosen: Loaded[] = [];
   for (const r of found.refused) {
     const file = { abs: r.display, display: r.display, tree: '', viaLink: true };
-    if (grep === undefined || grep.test(r.display)) chosen.push({ file, problem: `${r.display}: error OUTSIDE_TREE: ${r.message}` });
+    if (grep === undefined || grep.test(r.display)) chosen.push({ file, problem: `${r.display}: error ${r.code}: ${r.message}` });
   }
   for (const file of found.files) {
     const clash = collisions.get(file.abs);
