@@ -42,7 +42,7 @@ export function parseTraceHeader(line: string | undefined): TraceHeader | string
     ['until', 'number'],
   ];
   for (const [k, t] of want) if (typeof o[k] !== t) return `the header has no ${t} field ${JSON.stringify(k)}`;
-  if (o.variant !== 'classic' && o.variant !== 'current') return `the header's variant is ${echo(String(o.variant))}, expected "classic" or "current"`;
+  if (o.variant !== 'classic' && o.variant !== 'transitional' && o.variant !== 'current') return `the header's variant is ${echo(String(o.variant))}, expected "classic", "transitional" or "current"`;
   if (!Number.isSafeInteger(o.seed)) return `the header's seed is ${String(o.seed)}: expected a whole number`;
   if (!Number.isSafeInteger(o.until) || (o.until as number) < 0) return `the header's until is ${String(o.until)}: expected a whole number of ms ≥ 0`;
   if (o.maxEvents !== undefined && (!Number.isSafeInteger(o.maxEvents) || (o.maxEvents as number) < 1)) return `the header's maxEvents is ${String(o.maxEvents)}: expected a whole number ≥ 1`;

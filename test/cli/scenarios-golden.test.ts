@@ -38,7 +38,7 @@ describe('scenarios/ under other seeds and generations', () => {
     expect(suite.passed).toBe(suite.results.length);
   }, 600_000);
 
-  it.each(['classic', 'current'] as const)('kss test --status-manager %s: every case passes or is skipped with a note (pinned to the other)', async (variant) => {
+  it.each(['classic', 'transitional', 'current'] as const)('kss test --status-manager %s: every case passes or is skipped with a note (pinned to another)', async (variant) => {
     const suite = await runSuite(['scenarios'], { cwd: REPO, variant, golden: 'off' });
     expect(notPassed(suite)).toEqual([]);
     const skipped = suite.results.filter((r) => r.status === 'skipped');

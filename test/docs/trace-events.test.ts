@@ -50,7 +50,7 @@ function emitted(): Map<string, Set<string>> {
   for (const f of discoverScenarios(['scenarios'], ROOT).files) {
     const l = loadScenarioFile(f.abs);
     if (!l.ok) throw new Error(`${f.display} does not load`);
-    for (const variant of ['classic', 'current'] as const) {
+    for (const variant of ['classic', 'transitional', 'current'] as const) {
       for (const r of runScenario(l.scenario, { variant }).trace) {
         const fields = out.get(r.type) ?? new Set<string>();
         for (const k of Object.keys(r)) if (!COMMON.has(k)) fields.add(k);
