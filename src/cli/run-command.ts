@@ -98,6 +98,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
     return EXIT_USAGE;
   }
+  if (loaded.warnings?.length) io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
   const scenario = { ...loaded.scenario, file: args.scenario };
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
