@@ -5,10 +5,10 @@ import { renderIssues, type LoadResult } from '../scenario/index.js';
 
 
 const MAX_LINE = 240;
-const MAX_LINES = 400;
+const MAX_LINES = 2000;
 
 /** Text from a scenario, made safe to print: control characters (a terminal escape, a NUL) shown
- *  as `\xNN`, each line cut to 240 characters and the whole to 400 lines, saying how much was
+ *  as `\xNN`, each line cut to 240 characters and the whole to 2000 lines, saying how much was
  *  left out, so a 50 MB value cannot flood a terminal, a CI log or a report. */
 export function safeText(text: string): string {
   const lines = text.split('\n');

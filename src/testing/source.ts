@@ -7,7 +7,7 @@
 import { accessSync, constants, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { dirname, relative, isAbsolute, sep } from 'node:path';
 
-export type SourceCode = 'FILE_NOT_FOUND' | 'IS_FOLDER' | 'NOT_REGULAR' | 'PERMISSION' | 'OUTSIDE_TREE';
+export type SourceCode = 'FILE_NOT_FOUND' | 'FILE_IS_FOLDER' | 'NOT_REGULAR' | 'PERMISSION' | 'OUTSIDE_TREE';
 
 export type SourceCheck = { ok: true; real: string } | { ok: false; code: SourceCode; message: string };
 
@@ -73,7 +73,7 @@ export function checkScenarioSource(abs: string, shown: string, tree?: string): 
   } catch {
     return { ok: false, code: 'FILE_NOT_FOUND', message: 'no such file' };
   }
-  if (st.isDirectory()) return { ok: false, code: 'IS_FOLDER', message: `is a folder, not a scenario file (to run every scenario in it: kss test ${shown})` };
+  if (st.isDirectory()) return { ok: false, code: 'FILE_IS_FOLDER', message: `is a folder, not a scenario file (to run every scenario in it: kss test ${shown})` };
   if (!st.isFile()) return { ok: false, code: 'NOT_REGULAR', message: `is ${kindOf(st)}, not a regular file: kss reads scenarios from regular files only` };
   try {
     accessSync(real, constants.R_OK);

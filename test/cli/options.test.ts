@@ -133,7 +133,7 @@ describe('kss run inputs and outputs', () => {
   it('kss run DIR says it is a folder and suggests kss test DIR', async () => {
     const r = await kss(['run', 'scenarios/node'], REPO);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('scenarios/node: error IS_FOLDER: is a folder, not a scenario file (to run every scenario in it: kss test scenarios/node)\n');
+    expect(r.err).toBe('scenarios/node: error FILE_IS_FOLDER: is a folder, not a scenario file (to run every scenario in it: kss test scenarios/node)\n');
   });
 
   it('--trace into a folder that does not exist creates it; a path that cannot be written fails before the run', async () => {

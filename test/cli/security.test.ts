@@ -101,7 +101,7 @@ describe('special files', () => {
       ['/dev/zero', /error NOT_REGULAR: is a character device/],
       ['suite/pipe.yaml', /error NOT_REGULAR: is a FIFO/],
       ['suite/none.yaml', /error FILE_NOT_FOUND: no such file/],
-      ['suite', /error IS_FOLDER: is a folder/],
+      ['suite', /error FILE_IS_FOLDER: is a folder/],
     ];
     for (const [p, msg] of cases) {
       const r = await kss(['run', p], dir);
