@@ -1,4 +1,4 @@
-// The kss library: `import { loadScenarioFile, runScenario } from 'kss'`.
+// The kss library: `import { loadScenarioFile, runScenario } from 'kubelet-status-sim'`.
 //
 //   const loaded = loadScenarioFile('scenarios/basics/job.yaml');
 //   if (!loaded.ok) throw new Error(renderIssues(loaded.issues));

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { main } from './main.js';
+import { wantColor } from './io.js';
 
 // A reader that goes away (`kss run x.yaml | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -9,7 +10,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const color = process.stdout.isTTY === true && !('NO_COLOR' in process.env);
+const color = wantColor(process.env, process.stdout.isTTY === true);
 main(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),

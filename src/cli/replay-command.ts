@@ -2,61 +2,29 @@
 // its header names, and require the same bytes. Exit 0 byte-identical; 1 the traces diverge (the
 // first diverging line is shown); 2 the trace or its scenario cannot be used (missing, not a kss
 // trace, the scenario file changed since: its sha256 differs, or it does not load).
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
-import type { Variant } from '../scenario/types.js';
-import { runScenario, TOOL_VERSION } from '../world/run.js';
+import { replayCommandFor } from '../testing/replay-line.js';
+import { kindOf } from '../testing/source.js';
+import { runScenario, TOOL_VERSION, type RunResult } from '../world/run.js';
+import { locateScenario, parseTraceHeader, sha256File, type TraceHeader } from './trace-header.js';
 import { makeChalk } from '../report/pretty.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import { traceLines } from './run-command.js';
 import { ChoicesFileError, readChoicesFile } from './choices-file.js';
 import type { ChoiceOptions, DrivenInfo } from '../engine/index.js';
 
+export { parseTraceHeader, sha256File, type TraceHeader } from './trace-header.js';
+
 export interface ReplayArgs {
   trace: string;
+  /** The scenario file (default: found from the header, see locateScenario). */
+  scenario?: string;
   maxEvents?: number;
   /** Unchanged lines shown before the first divergence (default 2). */
   context?: number;
-}
-
-export interface TraceHeader {
-  kss: string;
-  type: 'header';
-  scenario: string;
-  file: string;
-  sha256: string;
-  seed: number;
-  variant: Variant;
-  until: number;
-  /** How a driven run was driven (absent for a plain seeded run). */
-  choices?: DrivenInfo;
-}
-
-/** The header of a trace file, or why it is not one. */
-export function parseTraceHeader(line: string | undefined): TraceHeader | string {
-  if (line === undefined || line.trim() === '') return 'the file is empty';
-  let h: unknown;
-  try {
-    h = JSON.parse(line);
-  } catch {
-    return 'line 1 is not JSON';
-  }
-  if (h === null || typeof h !== 'object' || (h as { type?: unknown }).type !== 'header') return 'line 1 is not a kss trace header ({"type":"header",…})';
-  const o = h as Record<string, unknown>;
-  const want: Array<[string, string]> = [
-    ['kss', 'string'],
-    ['file', 'string'],
-    ['sha256', 'string'],
-    ['seed', 'number'],
-    ['variant', 'string'],
-    ['until', 'number'],
-  ];
-  for (const [k, t] of want) if (typeof o[k] !== t) return `the header has no ${t} field ${JSON.stringify(k)}`;
-  if (o.variant !== 'classic' && o.variant !== 'transitional' && o.variant !== 'current') return `the header's variant is ${JSON.stringify(o.variant)}, expected "classic", "transitional" or "current"`;
-  return h as TraceHeader;
 }
 
 /** A driven trace's choices (its header's `choices`), read again from the file it names; or why not. */
@@ -74,10 +42,6 @@ function drivenChoices(header: TraceHeader, cwd: string, traceDir: string): Choi
     if (err instanceof ChoicesFileError) return err.message;
     throw err;
   }
-}
-
-export function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
 /** Which field of two JSON lines differs first, in words, when both are objects. */
@@ -105,68 +69,18 @@ function fieldHint(expected: string, actual: string): string | undefined {
   return 'same fields and values, in another order';
 }
 
-/** Where the trace's scenario is: the header names it as `kss run` was given it, relative to where
- *  it ran (most likely here), else beside the trace. Its bytes must be the ones the trace ran. */
-function locateScenario(header: TraceHeader, tracePath: string, cwd: string): string | { refusal: string } {
-  const candidates = isAbsolute(header.file) ? [header.file] : [resolve(cwd, header.file), resolve(dirname(tracePath), header.file)];
-  const scenarioPath = candidates.find((p) => existsSync(p));
-  if (scenarioPath === undefined) {
-    return { refusal: `error SCENARIO_MISSING: the trace's scenario ${header.file} is missing (looked at ${[...new Set(candidates)].join(', ')}); cannot replay` };
+/** What a path is when it exists and is not a regular file (a folder, a FIFO, a device): reading
+ *  one could block or never end. */
+function nonRegular(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? undefined : kindOf(st);
+  } catch {
+    return undefined; // missing: the read says so
   }
-  const sha = sha256File(scenarioPath);
-  if (sha !== header.sha256) {
-    return {
-      refusal:
-        `error SCENARIO_CHANGED: ${header.file} changed since the trace was written: its sha256 is ${sha}, the trace has ${header.sha256}; ` +
-        `a replay would run another scenario (restore the file, or write a new trace with kss run ${header.file} --trace FILE)`,
-    };
-  }
-  return scenarioPath;
-}
-
-/** The replay's lines against the file's, line by line: the number of lines that match, or -1
- *  after showing the first difference (with `context` lines before it). */
-function compareLines(chunks: Iterable<string>, fileLines: readonly string[], o: { trace: string; context: number; header: TraceHeader; versionNote: boolean }, io: CliIO): number {
-  const c = makeChalk(io.color);
-  let i = 0;
-  const recent: string[] = [];
-  for (const chunk of chunks) {
-    let actual = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
-    let expected = fileLines[i];
-    if (i === 0 && o.versionNote && expected !== undefined) {
-      // Compare the header apart from the tool version.
-      actual = actual.replace(`"kss":${JSON.stringify(TOOL_VERSION)}`, `"kss":${JSON.stringify(o.header.kss)}`);
-    }
-    if (expected === undefined) {
-      io.stdout(`${c.red('DIVERGED')} ${o.trace}: the file ends after line ${i}; the replay goes on:\n`);
-      for (const l of recent) io.stdout(`  ${l}\n`);
-      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
-      return -1;
-    }
-    if (expected !== actual) {
-      io.stdout(`${c.red('DIVERGED')} ${o.trace}: first difference at line ${i + 1}\n`);
-      for (let k = 0; k < recent.length; k++) io.stdout(c.dim(`  line ${i - recent.length + k + 1}: ${recent[k]}`) + '\n');
-      io.stdout(c.red(`- expected (${o.trace}), line ${i + 1}: ${expected}`) + '\n');
-      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
-      const hint = fieldHint(expected, actual);
-      if (hint !== undefined) io.stdout(`  ${hint}\n`);
-      io.stdout(`replay: kss run ${o.header.file} --seed ${o.header.seed} --status-manager ${o.header.variant}\n`);
-      return -1;
-    }
-    recent.push(expected);
-    if (recent.length > o.context) recent.shift();
-    i++;
-  }
-  if (i < fileLines.length) {
-    io.stdout(`${c.red('DIVERGED')} ${o.trace}: the replay ends after line ${i}; the file goes on:\n`);
-    io.stdout(c.red(`- expected (${o.trace}), line ${i + 1}: ${fileLines[i]}`) + '\n');
-    return -1;
-  }
-  return i;
 }
 
 export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
-  const c = makeChalk(io.color);
   const refuse = (msg: string) => {
     io.stderr(`${msg}\n`);
     return EXIT_USAGE;
@@ -176,6 +90,8 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const tracePath = resolve(io.cwd, args.trace);
+  const kind = nonRegular(tracePath);
+  if (kind !== undefined) return refuse(`${args.trace}: error NOT_REGULAR: is ${kind}, not a trace file`);
   let text: string;
   try {
     text = readFileSync(tracePath, 'utf8');
@@ -187,31 +103,83 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   if (endsWithNewline) fileLines.pop();
   const header = parseTraceHeader(fileLines[0]);
   if (typeof header === 'string') return refuse(`error NOT_A_TRACE: ${args.trace}: ${header}`);
-
-  const scenarioPath = locateScenario(header, tracePath, io.cwd);
-  if (typeof scenarioPath !== 'string') return refuse(scenarioPath.refusal);
+  const where = locateScenario(header, tracePath, io.cwd, args.scenario);
+  if (!where.ok) return refuse(where.message);
+  const scenarioPath = where.path;
+  const sha = sha256File(scenarioPath);
+  if (sha !== header.sha256) {
+    return refuse(`error SCENARIO_CHANGED: ${args.scenario ?? scenarioPath} is not the trace's scenario: its sha256 is ${sha}, the trace has ${header.sha256}`);
+  }
   const versionNote = header.kss !== TOOL_VERSION;
-  if (versionNote) io.stderr(`${c.yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
-
+  if (versionNote) io.stderr(`${makeChalk(io.color).yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
   const loaded = loadScenarioFile(scenarioPath);
   if (!loaded.ok) {
-    io.stderr(renderLoadIssues(loaded, scenarioPath, header.file) + '\n');
+    io.stderr(renderLoadIssues(loaded, scenarioPath, basename(scenarioPath)) + '\n');
     return EXIT_USAGE;
   }
-  const scenario = { ...loaded.scenario, file: header.file };
+  const scenario = { ...loaded.scenario, file: header.file }; // the header names it by file name: so does the replay
   const choices = drivenChoices(header, io.cwd, dirname(tracePath));
   if (typeof choices === 'string') return refuse(choices);
-  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents, choices });
+  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents ?? header.maxEvents, choices });
+  return compareTrace(args, io, { text, fileLines, endsWithNewline, header, versionNote, r, scenarioShown: args.scenario ?? basename(scenarioPath) });
+}
 
-  const matched = compareLines(traceLines(r), fileLines, { trace: args.trace, context: args.context ?? 2, header, versionNote }, io);
-  if (matched < 0) return EXIT_FAIL;
-  const i = matched;
-  if (!endsWithNewline || text.includes('\r')) {
-    io.stdout(`${c.red('DIVERGED')} ${args.trace}: every line matches, but the bytes differ (${text.includes('\r') ? 'CR line ends' : 'no newline at the end'})\n`);
+interface Compared {
+  text: string;
+  fileLines: string[];
+  endsWithNewline: boolean;
+  header: TraceHeader;
+  versionNote: boolean;
+  r: RunResult;
+  scenarioShown: string;
+}
+
+/** The replay's lines against the file's, line by line: the first difference, in words. */
+function compareTrace(args: ReplayArgs, io: CliIO, x: Compared): number {
+  const c = makeChalk(io.color);
+  const { fileLines, header, r } = x;
+  const context = args.context ?? 2;
+  let i = 0;
+  const recent: string[] = [];
+  for (const chunk of traceLines(r)) {
+    let actual = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+    const expected = fileLines[i];
+    if (i === 0 && x.versionNote && expected !== undefined) {
+      // Compare the header apart from the tool version.
+      actual = actual.replace(`"kss":${JSON.stringify(TOOL_VERSION)}`, `"kss":${JSON.stringify(header.kss)}`);
+    }
+    if (expected === undefined) {
+      io.stdout(`${c.red('DIVERGED')} ${args.trace}: the file ends after line ${i}; the replay goes on:\n`);
+      for (const l of recent) io.stdout(`  ${l}\n`);
+      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
+      return EXIT_FAIL;
+    }
+    if (expected !== actual) {
+      io.stdout(`${c.red('DIVERGED')} ${args.trace}: first difference at line ${i + 1}\n`);
+      for (let k = 0; k < recent.length; k++) io.stdout(c.dim(`  line ${i - recent.length + k + 1}: ${recent[k]}`) + '\n');
+      io.stdout(c.red(`- expected (${args.trace}), line ${i + 1}: ${expected}`) + '\n');
+      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
+      const hint = fieldHint(expected, actual);
+      if (hint !== undefined) io.stdout(`  ${hint}\n`);
+      const maxEvents = header.maxEvents !== undefined && header.maxEvents !== r.maxEvents ? header.maxEvents : args.maxEvents;
+      io.stdout(`replay: ${replayCommandFor(x.scenarioShown, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents })}\n`);
+      return EXIT_FAIL;
+    }
+    recent.push(expected);
+    if (recent.length > context) recent.shift();
+    i++;
+  }
+  if (i < fileLines.length) {
+    io.stdout(`${c.red('DIVERGED')} ${args.trace}: the replay ends after line ${i}; the file goes on:\n`);
+    io.stdout(c.red(`- expected (${args.trace}), line ${i + 1}: ${fileLines[i]}`) + '\n');
+    return EXIT_FAIL;
+  }
+  if (!x.endsWithNewline || x.text.includes('\r')) {
+    io.stdout(`${c.red('DIVERGED')} ${args.trace}: every line matches, but the bytes differ (${x.text.includes('\r') ? 'CR line ends' : 'no newline at the end'})\n`);
     return EXIT_FAIL;
   }
   io.stdout(
-    `${c.green('IDENTICAL')} ${args.trace}: ${i} lines, byte for byte${versionNote ? ' (apart from the tool version)' : ''} (${header.scenario ?? r.scenario.name}, seed ${header.seed}, ${header.variant})\n`,
+    `${c.green('IDENTICAL')} ${args.trace}: ${i} lines, byte for byte${x.versionNote ? ' (apart from the tool version)' : ''} (${header.scenario ?? r.scenario.name}, seed ${header.seed}, ${header.variant})\n`,
   );
   return EXIT_PASS;
 }

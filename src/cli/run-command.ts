@@ -1,17 +1,21 @@
 // `kss run <scenario>`: run one scenario and show its timeline and verdict.
 import { performance } from 'node:perf_hooks';
-import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { resolve } from 'node:path';
+import { loadScenarioFile } from '../scenario/index.js';
+import { renderLoadIssues } from '../testing/load.js';
 import { parseDuration } from '../model/time.js';
 import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
-import type { ChoiceOptions, DrivenInfo } from '../engine/index.js';
+import type { ChoiceOptions } from '../engine/index.js';
 import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
+import { failedMarks, parseViewArgs, printMermaid, traceFileText, writeHtml, type ViewArgs } from './views-output.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import { isStdoutTarget, OutputError, prepareOutput, writeFileAtomic } from '../report/atomic.js';
+import { checkScenarioSource, sourceErrorText } from '../testing/source.js';
+import { replayCommandFor } from '../testing/replay-line.js';
+import { echo } from './options.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import type { Variant } from '../scenario/types.js';
-import { failedMarks, parseViewArgs, printMermaid, traceFileText, writeHtml, type ViewArgs } from './views-output.js';
 
 export interface RunArgs extends ViewArgs {
   scenario: string;
@@ -34,9 +38,12 @@ export interface RunArgs extends ViewArgs {
   randomTies?: boolean;
 }
 
-export function replayCommand(file: string, seed: number, variant: Variant, driven?: DrivenInfo): string {
-  const how = driven === undefined ? '' : `${driven.source !== undefined ? ` --choices ${driven.source}` : ''}${driven.ties === 'random' ? ' --random-ties' : driven.ties ? ' --ties' : ''}`;
-  return `kss run ${file} --seed ${seed} --status-manager ${variant}${how}`;
+/** The command that reproduces a run: the options that changed it, and no others. */
+export function replayCommand(r: RunResult, given: { untilMs?: number; maxEvents?: number } = {}): string {
+  const line = replayCommandFor(r.scenario.file, { seed: r.seed, variant: r.variant, untilMs: given.untilMs, maxEvents: given.maxEvents });
+  const d = r.driven;
+  if (d === undefined) return line;
+  return `${line}${d.source !== undefined ? ` --choices ${d.source}` : ''}${d.ties === 'random' ? ' --random-ties' : d.ties ? ' --ties' : ''}`;
 }
 
 /** The choices options of `kss run`, or an exit code after a bad choices file. */
@@ -61,13 +68,26 @@ function choiceOptions(args: RunArgs, io: CliIO): { choices?: ChoiceOptions; see
   return { choices, seed: file?.seed, variant: file?.variant };
 }
 
+/** --record-choices: the run's choice log, whole or not at all; an exit code when it cannot be written. */
+function writeChoices(r: RunResult, args: RunArgs, io: CliIO): number | undefined {
+  if (args.recordChoices === undefined || r.choices === undefined) return undefined;
+  const meta = { version: TOOL_VERSION, scenario: r.scenario.name, seed: r.seed, variant: r.variant, ties: r.driven?.ties ?? false };
+  try {
+    writeFileAtomic(resolve(io.cwd, args.recordChoices), choicesLines(meta, r.choices));
+  } catch (err) {
+    io.stderr(`error WRITE_FAILED at --record-choices: could not write ${args.recordChoices}: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  return undefined;
+}
+
 export function* traceLines(r: RunResult): Generator<string> {
   yield JSON.stringify(traceHeader(r)) + '\n';
   for (const rec of r.trace) yield JSON.stringify(rec) + '\n';
   yield JSON.stringify(traceSummary(r)) + '\n';
 }
 
-export function verdictText(r: RunResult, color: boolean): string[] {
+export function verdictText(r: RunResult, color: boolean, replay: string = replayCommand(r)): string[] {
   const c = makeChalk(color);
   const out: string[] = [];
   for (const a of r.assertions) {
@@ -81,8 +101,17 @@ export function verdictText(r: RunResult, color: boolean): string[] {
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
-  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant, r.driven)}`);
+  if (r.verdict === 'fail') out.push(`replay: ${replay}`);
   return out;
+}
+
+/** --until as ms, or why it is refused. */
+export function untilOption(text: string): number | string {
+  const ms = parseDuration(text);
+  if (ms === undefined) return `error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${echo(text)}`;
+  if (ms < 0 || text.trim().startsWith('-')) return `error BAD_DURATION at --until: the end time must not be negative, got ${echo(text)}`;
+  if (!Number.isSafeInteger(ms)) return `error BAD_DURATION at --until: ${echo(text)} is too long (at most ${Number.MAX_SAFE_INTEGER} ms)`;
+  return ms;
 }
 
 export function runCommand(args: RunArgs, io: CliIO): number {
@@ -91,25 +120,36 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const path = resolve(io.cwd, args.scenario);
-  const loaded = loadScenarioFile(path);
-  if (!loaded.ok) {
-    const issues = loaded.issues.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
-    io.stderr(renderIssues(issues, readSource(path)) + '\n');
+  const src = checkScenarioSource(path, args.scenario);
+  if (!src.ok) {
+    io.stderr(sourceErrorText(args.scenario, src) + '\n');
     return EXIT_USAGE;
   }
-  if (loaded.warnings?.length) {
-    const warnings = loaded.warnings.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
-    io.stderr(renderIssues(warnings, readSource(path)) + '\n');
-  }
-  const scenario = { ...loaded.scenario, file: args.scenario };
   let untilMs: number | undefined;
   if (args.until !== undefined) {
-    untilMs = parseDuration(args.until);
-    if (untilMs === undefined || untilMs < 0) {
-      io.stderr(`error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${JSON.stringify(args.until)}\n`);
+    const u = untilOption(args.until);
+    if (typeof u === 'string') {
+      io.stderr(u + '\n');
+      return EXIT_USAGE;
+    }
+    untilMs = u;
+  }
+  const tracePath = args.trace === undefined || isStdoutTarget(args.trace) ? args.trace : resolve(io.cwd, args.trace);
+  if (tracePath !== undefined) {
+    try {
+      prepareOutput(tracePath); // before the run: a wrong path must not cost a whole run
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --trace: cannot write ${args.trace}: ${(err as Error).message}\n`);
       return EXIT_USAGE;
     }
   }
+  const loaded = loadScenarioFile(path);
+  if (!loaded.ok) {
+    io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
+    return EXIT_USAGE;
+  }
+  if (loaded.warnings?.length) io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
+  const scenario = { ...loaded.scenario, file: args.scenario };
   const driven = choiceOptions(args, io);
   if (typeof driven === 'number') return driven;
   const views = parseViewArgs(args);
@@ -121,31 +161,42 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   const mem0 = process.memoryUsage().rss;
   const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
-  if (args.recordChoices !== undefined && r.choices !== undefined) {
-    const meta = { version: TOOL_VERSION, scenario: r.scenario.name, seed: r.seed, variant: r.variant, ties: r.driven?.ties ?? false };
+  const choicesFailed = writeChoices(r, args, io);
+  if (choicesFailed !== undefined) return choicesFailed;
+  // With --trace - (or /dev/stdout), the trace is stdout's: the human report goes to stderr.
+  const human = isStdoutTarget(tracePath) ? io.stderr : io.stdout;
+  if (tracePath !== undefined) {
     try {
-      writeFileAtomic(resolve(io.cwd, args.recordChoices), choicesLines(meta, r.choices));
+      writeFileAtomic(tracePath, traceFileText(r, args.traceFormat, () => traceLines(r)), io.stdout);
     } catch (err) {
-      io.stderr(`error WRITE_FAILED at --record-choices: could not write ${args.recordChoices}: ${(err as Error).message}\n`);
+      const e = err as NodeJS.ErrnoException;
+      const why = err instanceof OutputError ? e.message : e.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : e.message;
+      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${why}\n`);
       return EXIT_USAGE;
     }
   }
-  if (args.trace !== undefined) {
-    try {
-      writeFileAtomic(resolve(io.cwd, args.trace), traceFileText(r, args.traceFormat, () => traceLines(r)));
-    } catch (err) {
-      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
-      return EXIT_USAGE;
-    }
-  }
+  const replay = replayCommand(r, { untilMs, maxEvents: args.maxEvents });
   const marks = failedMarks(r, scenario.expect);
   if (args.html !== undefined) {
     const failed = writeHtml(r, args.html, marks, io, views.pod);
     if (failed !== undefined) return failed;
   }
   if (args.format === 'mermaid') printMermaid(r, views, io, marks);
-  else if (args.format === 'json') {
-    io.stdout(
+  else printRun(r, args, io, { human, replay, wallMs, mem0, views, marks });
+  if (args.format === 'mermaid' && args.stats) printStats(r, io, wallMs, mem0);
+  return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
+}
+
+/** What kss run prints: the JSON verdict or the timeline and verdict, and --stats. */
+function printRun(
+  r: RunResult,
+  args: RunArgs,
+  io: CliIO,
+  o: { human: (s: string) => void; replay: string; wallMs: number; mem0: number; views: Exclude<ReturnType<typeof parseViewArgs>, string>; marks: ReturnType<typeof failedMarks> },
+): void {
+  const { human, replay, wallMs, mem0, views, marks } = o;
+  if (args.format === 'json') {
+    human(
       JSON.stringify({
         ...traceSummary(r),
         scenario: r.scenario.name,
@@ -154,14 +205,21 @@ export function runCommand(args: RunArgs, io: CliIO): number {
         assertions: r.assertions,
         violations: r.unexpectedViolations,
         stepErrors: r.stepErrors,
+        replay: r.verdict === 'fail' ? replay : undefined,
       }) + '\n',
     );
   } else if (!args.quiet) {
-    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) io.stdout(line + '\n');
-    io.stdout('\n');
-    for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
+    const color = io.color && human === io.stdout;
+    for (const line of prettyLines(r.trace, { color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) human(line + '\n');
+    human('\n');
+    for (const line of verdictText(r, color, replay)) human(line + '\n');
   }
-  if (args.stats) {
+  if (args.stats) printStats(r, io, wallMs, mem0);
+}
+
+/** --stats, on stderr. */
+function printStats(r: RunResult, io: CliIO, wallMs: number, mem0: number): void {
+  {
     const stats = {
       events: r.events,
       traceEvents: r.traceEvents,
@@ -172,7 +230,6 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     };
     io.stderr(`stats ${JSON.stringify(stats)}\n`);
   }
-  return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
 }
 
 /** The scenario's text, for code frames; undefined when it cannot be read. */

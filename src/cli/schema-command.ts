@@ -1,7 +1,7 @@
 // `kss schema [--output FILE]`: the JSON Schema of the scenario format, for editors and linters.
 import { resolve } from 'node:path';
 import { scenarioJsonSchema } from '../scenario/index.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import { isStdoutTarget, writeFileAtomic } from '../report/atomic.js';
 import { EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 
 export interface SchemaArgs {
@@ -19,7 +19,7 @@ export function schemaCommand(args: SchemaArgs, io: CliIO): number {
     return EXIT_PASS;
   }
   try {
-    writeFileAtomic(resolve(io.cwd, args.output), [text]);
+    writeFileAtomic(isStdoutTarget(args.output) ? args.output : resolve(io.cwd, args.output), [text], io.stdout);
   } catch (err) {
     io.stderr(`error WRITE_FAILED at --output: could not write ${args.output}: ${(err as Error).message}\n`);
     return EXIT_USAGE;

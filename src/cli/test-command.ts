@@ -7,11 +7,10 @@
 // that cannot be written). An invalid scenario is a failing test case, not a usage error: the
 // suite still runs and reports every other case, and CI can tell "tests failed" (1) from "the
 // job is misconfigured" (2).
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Variant } from '../scenario/types.js';
 import { makeChalk } from '../report/pretty.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import { isStdoutTarget, prepareOutput, writeFileAtomic } from '../report/atomic.js';
 import { runSuite, SuiteUsageError, type SuiteResult } from '../testing/suite.js';
 import { suiteJUnit, suiteJson } from '../testing/reports.js';
 import type { CaseResult } from '../testing/types.js';
@@ -64,6 +63,7 @@ export function caseLines(r: CaseResult, color: boolean, verbose = true): string
     if (!verbose) return [];
     out.push(`${c.green('✓')} ${title}${where}`);
   } else if (r.status === 'skipped') {
+    if (!verbose) return [];
     out.push(`${c.yellow('-')} ${title}${where} ${c.dim('skipped')}`);
     return out;
   } else {
@@ -81,6 +81,23 @@ export function caseLines(r: CaseResult, color: boolean, verbose = true): string
   return out;
 }
 
+/** The junit/json report, to its file or stdout; false when the file could not be written. */
+function writeReport(suite: SuiteResult, reporter: 'junit' | 'json', outPath: string | undefined, shown: string | undefined, io: CliIO, say: (s: string) => void): boolean {
+  const text = reporter === 'junit' ? suiteJUnit(suite) : [suiteJson(suite)];
+  if (outPath === undefined) {
+    for (const chunk of text) io.stdout(chunk);
+    return true;
+  }
+  try {
+    writeFileAtomic(outPath, text, io.stdout);
+    if (!isStdoutTarget(outPath)) say(`wrote ${reporter} report ${shown}`);
+    return true;
+  } catch (err) {
+    io.stderr(`error WRITE_FAILED at --output: could not write ${shown}: ${(err as Error).message}\n`);
+    return false;
+  }
+}
+
 export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   const reporter = args.reporter ?? 'pretty';
   const usage = (msg: string) => {
@@ -93,10 +110,19 @@ export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   if (args.timeout !== undefined && !(args.timeout >= 0)) return usage(`--timeout: expected seconds ≥ 0, got ${args.timeout}`);
   if (args.maxEvents !== undefined && !(args.maxEvents >= 1)) return usage(`--max-events: expected a number ≥ 1, got ${args.maxEvents}`);
   // A machine-readable report on stdout keeps stdout to itself: people read stderr then.
-  const human = reporter !== 'pretty' && args.output === undefined ? io.stderr : io.stdout;
+  const human = reporter !== 'pretty' && (args.output === undefined || isStdoutTarget(args.output)) ? io.stderr : io.stdout;
   const color = io.color && human === io.stdout;
   const verbose = args.verbose ?? true;
   const paths = args.paths.length > 0 ? args.paths : DEFAULT_TEST_PATHS;
+  const outPath = args.output === undefined || isStdoutTarget(args.output) ? args.output : resolve(io.cwd, args.output);
+  if (outPath !== undefined) {
+    try {
+      prepareOutput(outPath); // before the suite: a wrong path must not cost a whole run
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --output: cannot write ${args.output}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
 
   let suite: SuiteResult;
   try {
@@ -129,23 +155,7 @@ export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   const how = suite.mode === 'workers' ? `${suite.jobs} worker threads` : 'in-process';
   human(c.dim(`\n${suite.results.length} case(s) from ${files} file(s) in ${(suite.wallMs / 1000).toFixed(2)}s (${how})`) + '\n');
 
-  let writeFailed = false;
-  if (reporter !== 'pretty') {
-    const text = reporter === 'junit' ? suiteJUnit(suite) : [suiteJson(suite)];
-    if (args.output !== undefined) {
-      try {
-        const out = resolve(io.cwd, args.output);
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileAtomic(out, text);
-        human(c.dim(`wrote ${reporter} report ${args.output}`) + '\n');
-      } catch (err) {
-        io.stderr(`error WRITE_FAILED at --output: could not write ${args.output}: ${(err as Error).message}\n`);
-        writeFailed = true;
-      }
-    } else {
-      for (const chunk of text) io.stdout(chunk);
-    }
-  }
+  const writeFailed = reporter !== 'pretty' && !writeReport(suite, reporter, outPath, args.output, io, (t) => human(c.dim(t) + '\n'));
   // Plain, never coloured: scripts look for exactly this line.
   human(closingLine(suite) + '\n');
   if (writeFailed) return EXIT_USAGE;

@@ -5,6 +5,7 @@
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
 import { discoverScenarios } from '../testing/discover.js';
+import { checkScenarioSource, sourceErrorText } from '../testing/source.js';
 import { makeChalk } from '../report/pretty.js';
 import { EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 
@@ -23,13 +24,30 @@ export function validateCommand(args: ValidateArgs, io: CliIO): number {
       bad++;
       continue;
     }
-    if (found.files.length === 0) {
+    for (const r of found.refused) {
+      io.stderr(`${r.display}: error ${r.code}: ${r.message}\n`);
+      bad++;
+    }
+    if (found.files.length === 0 && found.refused.length === 0) {
       io.stderr(`${p}: error NO_SCENARIOS: no scenario files (*.yaml, *.yml) in this folder\n`);
       bad++;
       continue;
     }
     for (const f of found.files) {
-      const loaded = loadScenarioFile(f.abs);
+      const src = checkScenarioSource(f.abs, f.display, f.tree);
+      if (!src.ok) {
+        io.stderr(sourceErrorText(f.display, src) + '\n');
+        bad++;
+        continue;
+      }
+      let loaded: ReturnType<typeof loadScenarioFile>;
+      try {
+        loaded = loadScenarioFile(f.abs);
+      } catch (err) {
+        io.stderr(`${f.display}: error LOAD_CRASHED: the loader failed on this file: ${err instanceof Error ? err.message : String(err)}\n`);
+        bad++;
+        continue;
+      }
       if (loaded.ok) {
         // Warnings do not make a scenario invalid: shown, and the file is still ok.
         if (loaded.warnings?.length) io.stderr(renderLoadIssues(loaded, f.abs, f.display) + '\n');

@@ -1,25 +1,174 @@
-// Output files are written whole or not at all: a temporary file beside the target, then rename.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// Output files (traces, reports, goldens, the schema) are written whole or not at all (README
+// "Output files"):
+// - a regular file, or a new one: a temporary file `.<name>.<pid>.tmp` beside it, then rename;
+//   an existing file keeps its mode; a read-only file (no write bit) is refused, not replaced;
+// - a symbolic link is followed: its final target is written (temp file beside the target); a
+//   link to nothing is refused;
+// - `-` and /dev/stdout go to this process's standard output;
+// - anything else that is not a regular file — a pipe, a terminal, a device such as
+//   /dev/stdout or /dev/full, and every path under /dev/ or /proc/ — is written directly, never
+//   replaced; a full device fails with ENOSPC;
+// - SIGINT or SIGTERM during a write waits for it to finish (or removes the temporary file),
+//   then ends the process as the signal would have.
+import { accessSync, chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
-export function writeFileAtomic(path: string, chunks: Iterable<string>): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  let fd: number | undefined;
+export class OutputError extends Error {}
+
+/** `-`: standard output. */
+export const STDOUT_TARGET = '-';
+
+/** Names of this process's standard output: written through `stdout`, whatever it is (a pipe, a
+ *  socket, a terminal, a file). */
+const STDOUT_NAMES: ReadonlySet<string> = new Set([STDOUT_TARGET, '/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
+export function isStdoutTarget(path: string | undefined): boolean {
+  return path !== undefined && STDOUT_NAMES.has(path);
+}
+
+function statOrUndefined(path: string): Stats | undefined {
   try {
-    fd = openSync(tmp, 'w');
-    let buf = '';
-    for (const c of chunks) {
-      buf += c;
-      if (buf.length > 1 << 20) {
-        writeSync(fd, buf);
-        buf = '';
+    return statSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`cannot inspect ${path}: ${(err as Error).message}`);
+  }
+  let dangling = false;
+  try {
+    dangling = lstatSync(path).isSymbolicLink();
+  } catch {
+    /* nothing there: a new file */
+  }
+  if (dangling) throw new OutputError(`${path} is a symbolic link to a file that does not exist: kss does not create files through it`);
+  return undefined;
+}
+
+/** Written directly (no temp file, no rename): stdout, pipes, terminals, devices. */
+function isDirectTarget(path: string, st: Stats | undefined): boolean {
+  return path === STDOUT_TARGET || /^\/(dev|proc)\//.test(path) || (st !== undefined && !st.isFile());
+}
+
+/** Check, before any work, that `path` can be written: not a folder, not read-only, its folder
+ *  exists (created when missing) and is writable. Throws OutputError saying what is wrong. */
+export function prepareOutput(path: string): void {
+  if (STDOUT_NAMES.has(path)) return;
+  const st = statOrUndefined(path);
+  if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
+  if (isDirectTarget(path, st)) return;
+  if (st !== undefined && (st.mode & 0o222) === 0) throw new OutputError(`${path} is read-only (mode ${(st.mode & 0o777).toString(8)}): kss does not replace it; make it writable or choose another file`);
+  const dir = dirname(st !== undefined ? realpathSync(path) : resolve(path));
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new OutputError(`cannot write into the folder ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function writeChunks(fd: number, chunks: Iterable<string>): void {
+  let buf = '';
+  for (const c of chunks) {
+    buf += c;
+    if (buf.length > 1 << 20) {
+      writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  if (buf) writeSync(fd, buf);
+}
+
+// ---- the signal guard ---------------------------------------------------------------------------
+
+const inFlight = new Set<string>();
+let guard: ((sig: NodeJS.Signals) => void) | undefined;
+
+/** While a temporary file exists, SIGINT/SIGTERM are held: the handler runs once the write is
+ *  done (or removes what is left), then re-raises the signal with its default action. */
+function holdSignals(): void {
+  if (guard !== undefined) return;
+  guard = (sig) => {
+    for (const tmp of inFlight) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* already gone */
       }
     }
-    if (buf) writeSync(fd, buf);
+    inFlight.clear();
+    releaseSignals();
+    process.kill(process.pid, sig);
+  };
+  process.on('SIGINT', guard);
+  process.on('SIGTERM', guard);
+}
+
+function releaseSignals(): void {
+  if (guard === undefined) return;
+  process.removeListener('SIGINT', guard);
+  process.removeListener('SIGTERM', guard);
+  guard = undefined;
+}
+
+/** After the write: let a signal that came during it run the guard first, then stop holding
+ *  them. */
+function releaseSoon(): void {
+  // A held signal is handled when the event loop polls. A timer's callback runs in the timers
+  // phase; the setImmediate it schedules runs in the check phase of the same turn, after the poll
+  // phase: by then a signal that came during the write has met the guard. (A bare setImmediate
+  // may run before any poll, and a plain timer may too: the signal would be lost.)
+  setTimeout(() => { // wall-clock-ok: not simulation; signal handling only
+    setImmediate(() => { // wall-clock-ok
+      if (inFlight.size === 0) releaseSignals();
+    });
+  }, 0);
+}
+
+/** Create the temporary file afresh (O_EXCL: never through a link someone put there); one left
+ *  by an earlier process of the same pid is removed first. */
+function openTemp(tmp: string, mode: number): number {
+  try {
+    return openSync(tmp, 'wx', mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkSync(tmp);
+    return openSync(tmp, 'wx', mode);
+  }
+}
+
+/** The temporary file of a write to `path` (the pattern `.<name>.<pid>.tmp`, in .gitignore). */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+}
+
+export function writeFileAtomic(path: string, chunks: Iterable<string>, stdout: (s: string) => void = (s) => process.stdout.write(s)): void {
+  if (STDOUT_NAMES.has(path)) {
+    for (const c of chunks) stdout(c);
+    return;
+  }
+  const st = statOrUndefined(path);
+  if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
+  if (isDirectTarget(path, st)) {
+    const fd = openSync(path, 'w');
+    try {
+      writeChunks(fd, chunks);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  if (st !== undefined && (st.mode & 0o222) === 0) throw new OutputError(`${path} is read-only: kss does not replace it`);
+  const target = st !== undefined ? realpathSync(path) : path; // a link: its target
+  const tmp = tempPathFor(target);
+  let fd: number | undefined;
+  holdSignals();
+  inFlight.add(tmp);
+  try {
+    fd = openTemp(tmp, st !== undefined ? st.mode & 0o7777 : 0o666);
+    writeChunks(fd, chunks);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
+    if (st !== undefined) chmodSync(tmp, st.mode & 0o7777); // keep the mode (the umask applied at open)
+    renameSync(tmp, target);
   } catch (err) {
     if (fd !== undefined) closeSync(fd);
     try {
@@ -28,5 +177,8 @@ export function writeFileAtomic(path: string, chunks: Iterable<string>): void {
       /* nothing to clean */
     }
     throw err;
+  } finally {
+    inFlight.delete(tmp);
+    releaseSoon();
   }
 }

@@ -137,6 +137,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     timeline,
     expect,
     invariants: inv === 'all' ? [...INVARIANT_NAMES] : inv === 'none' ? [] : [...new Set(inv)],
+    pinned: [...new Set(spec.pinned ?? [])],
     ...(spec.nodeLifecycle ? { nodeLifecycle: nodeLifecycleConfig(spec.nodeLifecycle) } : {}),
   });
 }

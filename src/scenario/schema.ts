@@ -264,6 +264,10 @@ const spec = z.strictObject({
   timeline: z.array(step).nullish(),
   expect: z.array(assertion).nullish(),
   invariants: z.union([z.enum(['all', 'none']), z.array(z.enum(INVARIANT_NAMES))]).optional(),
+  pinned: z
+    .array(z.enum(['seed', 'statusManager']))
+    .optional()
+    .meta({ description: 'settings the scenario holds under only its own value: kss test --seed/--seeds and --status-manager run it once as written (seed) or skip it (statusManager), with a note; say why in a comment' }),
   'x-kss': z.record(z.string(), z.unknown()).optional(),
 });
 

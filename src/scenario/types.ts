@@ -162,6 +162,8 @@ export interface Scenario {
   timeline: Step[];
   expect: Assertion[];
   invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** Settings that hold only at the scenario's own value (`spec.pinned`, default none). */
+  pinned: Array<'seed' | 'statusManager'>;
   /** The node lifecycle (spec.nodeLifecycle); undefined when the scenario has none. */
   nodeLifecycle?: NodeLifecycleConfig;
   /** Extension fields under x-kss at the top of spec (reserved). */

@@ -4,13 +4,13 @@ import { performance } from 'node:perf_hooks';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from './load.js';
 import { runScenario, type RunResult } from '../world/run.js';
-import { diffLines, firstDifference, goldenLines, goldenPathFor, readGolden, writeGolden } from '../report/golden.js';
+import { diffLines, firstDifference, goldenLines, goldenPathFor, readGolden } from '../report/golden.js';
 import { goldenSource } from './golden-source.js';
+import { replayCommandFor } from './replay-line.js';
+import { checkScenarioSource, sourceErrorText } from './source.js';
 import type { CaseResult, CaseSpec, GoldenOutcome } from './types.js';
 
-export function replayCommandFor(file: string, seed: number, variant: string): string {
-  return `kss run ${/[\s'"$`\\]/.test(file) ? JSON.stringify(file) : file} --seed ${seed} --status-manager ${variant}`;
-}
+export { replayCommandFor } from './replay-line.js';
 
 function msText(ms: number): string {
   return `${(ms / 1000).toFixed(3)}s`;
@@ -37,8 +37,9 @@ function judgeGolden(spec: CaseSpec, r: RunResult): GoldenOutcome {
   const expected = readGolden(path);
   if (spec.goldenMode === 'update') {
     if (expected !== undefined && expected.length === actual.length && expected.every((l, i) => l === actual[i])) return { state: 'unchanged', path: shown };
-    writeGolden(path, actual);
-    return { state: expected === undefined ? 'created' : 'updated', path: shown };
+    // The suite's main thread writes it (see suite.ts writeGoldens): a signal never meets a
+    // half-written golden in a worker, and links are checked in one place.
+    return { state: expected === undefined ? 'created' : 'updated', path: shown, write: { abs: path, lines: actual } };
   }
   if (expected === undefined) return { state: 'missing', path: shown };
   const diff = diffLines(expected, actual, { labels: [`expected (${shown})`, 'actual (this run)'] });
@@ -49,6 +50,8 @@ export function runCase(spec: CaseSpec): CaseResult {
   const t0 = performance.now(); // wall-clock-ok: report timing only
   const base = { id: spec.id, file: spec.display, notes: [] as string[], failures: [] as string[] };
   const elapsed = () => performance.now() - t0; // wall-clock-ok: report timing only
+  const src = checkScenarioSource(spec.abs, spec.display, spec.tree);
+  if (!src.ok) return { ...base, name: spec.display, caseName: spec.display, tags: [], status: 'fail', invalid: true, failures: [sourceErrorText(spec.display, src)], durationMs: elapsed() };
   let loaded: ReturnType<typeof loadScenarioFile>;
   try {
     loaded = loadScenarioFile(spec.abs);
@@ -62,7 +65,7 @@ export function runCase(spec: CaseSpec): CaseResult {
   const seed = spec.seed ?? scenario.seed;
   const variant = spec.variant ?? scenario.kubelet.statusManager;
   const caseName = spec.multiSeed ? `${scenario.name} [seed ${seed}]` : scenario.name;
-  const replay = replayCommandFor(spec.display, seed, variant);
+  const replay = replayCommandFor(spec.display, { seed, variant, maxEvents: spec.maxEvents });
   const head = { ...base, name: scenario.name, caseName, seed, variant, tags: [...scenario.tags], replay };
   let r: RunResult;
   try {
@@ -71,7 +74,7 @@ export function runCase(spec: CaseSpec): CaseResult {
     return { ...head, status: 'fail', crashed: true, failures: [`the run crashed: ${errText(err)}`], durationMs: elapsed() };
   }
   const failures = r.verdict === 'fail' ? failureTexts(r) : [];
-  const notes: string[] = [];
+  const notes: string[] = spec.note !== undefined ? [spec.note] : [];
   let golden: GoldenOutcome | undefined;
   if (spec.golden && spec.goldenMode !== 'off') {
     try {

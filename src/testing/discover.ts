@@ -8,8 +8,9 @@
 //   folder you name yourself is always walked, so `kss test test/fixtures/cli` works;
 // - the result is de-duplicated and sorted by its path relative to the working directory, by
 //   UTF-16 code units (not locale order), so every machine sees the same order, and shards agree.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isInside } from './source.js';
 
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set(['fixtures', 'bad', 'node_modules']);
 
@@ -18,6 +19,10 @@ export interface DiscoveredFile {
   abs: string;
   /** Path relative to the working directory, with `/` separators (absolute when outside it). */
   display: string;
+  /** The real path of the tree it was found in (the walk's root, or a named file's folder). */
+  tree: string;
+  /** Reached through a symbolic link (a linked file or folder): --update writes no golden there. */
+  viaLink: boolean;
 }
 
 export interface Discovery {
@@ -26,6 +31,9 @@ export interface Discovery {
   orphanGoldens: string[];
   /** Paths given that do not exist. */
   missing: string[];
+  /** Things met in a walk that are refused (a link leaving the tree, a folder that cannot be
+   *  read), as shown, with the error code to show. */
+  refused: Array<{ display: string; code: 'OUTSIDE_TREE' | 'PERMISSION'; message: string }>;
 }
 
 export function isScenarioFileName(name: string): boolean {
@@ -38,31 +46,57 @@ export function displayPath(abs: string, cwd: string): string {
   return sep === '/' ? p : p.split(sep).join('/');
 }
 
-function walk(dir: string, out: string[], goldens: string[]): void {
+interface Walk {
+  cwd: string;
+  tree: string;
+  /** Real paths of the folders walked so far: a link back into one is a loop, walked once. */
+  visited: Set<string>;
+  out: DiscoveredFile[];
+  goldens: string[];
+  refused: Discovery['refused'];
+}
+
+function walk(dir: string, w: Walk, viaLink: boolean): void {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') w.refused.push({ display: displayPath(dir, w.cwd), code: 'PERMISSION', message: 'permission denied: the folder cannot be read, so its scenarios cannot run' });
     return;
   }
+  // Real entries before links, each by name: a folder reached both ways is walked by its real
+  // path (so --update writes its goldens), and the walk is the same on every machine.
+  entries.sort((a, b) => Number(a.isSymbolicLink()) - Number(b.isSymbolicLink()) || compareCodeUnits(a.name, b.name));
   for (const e of entries) {
     const p = join(dir, e.name);
     let isDir = e.isDirectory();
     let isFile = e.isFile();
-    if (e.isSymbolicLink()) {
+    const link = e.isSymbolicLink();
+    if (link) {
+      let real: string;
       try {
-        const st = statSync(p);
+        real = realpathSync(p);
+        const st = statSync(real);
         isDir = st.isDirectory();
         isFile = st.isFile();
       } catch {
-        continue; // a dangling link
+        if (isScenarioFileName(e.name)) w.out.push({ abs: p, display: displayPath(p, w.cwd), tree: w.tree, viaLink: true }); // the check says why
+        continue;
+      }
+      if (isDir && !(SKIPPED_DIRS.has(e.name) || e.name.startsWith('.')) && !isInside(real, w.tree)) {
+        w.refused.push({ display: displayPath(p, w.cwd), code: 'OUTSIDE_TREE', message: `a symbolic link to a folder outside the tree (${w.tree}); kss does not follow it` });
+        continue;
       }
     }
     if (isDir) {
       if (SKIPPED_DIRS.has(e.name) || e.name.startsWith('.')) continue;
-      walk(p, out, goldens);
-    } else if (isFile && isScenarioFileName(e.name)) out.push(p);
-    else if (isFile && e.name.endsWith('.golden.jsonl')) goldens.push(p);
+      const real = realpathSync(p);
+      if (w.visited.has(real)) continue; // a loop, or a second way to the same folder
+      w.visited.add(real);
+      walk(p, w, viaLink || link);
+    } else if (isScenarioFileName(e.name)) w.out.push({ abs: p, display: displayPath(p, w.cwd), tree: w.tree, viaLink: viaLink || link });
+    else if (isFile && e.name.endsWith('.golden.jsonl')) w.goldens.push(p);
   }
 }
 
@@ -71,27 +105,38 @@ export function compareCodeUnits(a: string, b: string): number {
 }
 
 export function discoverScenarios(paths: readonly string[], cwd: string): Discovery {
-  const found: string[] = [];
+  const found: DiscoveredFile[] = [];
   const goldens: string[] = [];
   const missing: string[] = [];
+  const refused: Discovery['refused'] = [];
   for (const p of paths) {
     const abs = resolve(cwd, p);
     let st;
     try {
       st = statSync(abs);
     } catch {
-      missing.push(p);
+      let dangling = false;
+      try {
+        dangling = lstatSync(abs).isSymbolicLink();
+      } catch {
+        /* missing */
+      }
+      if (dangling) found.push({ abs, display: displayPath(abs, cwd), tree: realOrDir(abs), viaLink: true });
+      else missing.push(p);
       continue;
     }
-    if (st.isDirectory()) walk(abs, found, goldens);
-    else found.push(abs);
+    const rootIsLink = throughLink(abs, cwd);
+    if (st.isDirectory()) {
+      const tree = realpathSync(abs);
+      walk(abs, { cwd, tree, visited: new Set([tree]), out: found, goldens, refused }, rootIsLink);
+    } else found.push({ abs, display: displayPath(abs, cwd), tree: realOrDir(abs), viaLink: rootIsLink });
   }
   const seen = new Set<string>();
   const files: DiscoveredFile[] = [];
-  for (const abs of found) {
-    if (seen.has(abs)) continue;
-    seen.add(abs);
-    files.push({ abs, display: displayPath(abs, cwd) });
+  for (const f of found) {
+    if (seen.has(f.abs)) continue;
+    seen.add(f.abs);
+    files.push(f);
   }
   files.sort((a, b) => compareCodeUnits(a.display, b.display));
   const orphanGoldens = goldens
@@ -101,8 +146,34 @@ export function discoverScenarios(paths: readonly string[], cwd: string): Discov
     })
     .map((g) => displayPath(g, cwd))
     .sort(compareCodeUnits);
-  return { files, orphanGoldens, missing };
+  return { files, orphanGoldens, missing, refused };
 }
+
+/** Is a named path reached through a symbolic link (itself, or a folder on the way below cwd)? */
+function throughLink(abs: string, cwd: string): boolean {
+  if (lstatSync(abs).isSymbolicLink()) return true;
+  const real = realpathSync(abs);
+  const rel = relative(cwd, abs);
+  if (!rel.startsWith('..') && !isAbsolute(rel)) {
+    try {
+      return real !== join(realpathSync(cwd), rel);
+    } catch {
+      return true;
+    }
+  }
+  return real !== abs;
+}
+
+/** The real path of a named file's folder (its tree). */
+function realOrDir(abs: string): string {
+  const dir = resolve(abs, '..');
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
 
 // ---- shards ------------------------------------------------------------------------------------
 

@@ -38,6 +38,56 @@ export function workerExecArgv(argv: readonly string[] = process.execArgv): stri
   return out;
 }
 
+/** What a worker takes of the parent's flags. A worker refuses V8 and process-wide flags
+ *  (`--max-old-space-size`, `--stack-size`, `--title`…: ERR_WORKER_INVALID_EXEC_ARGV); those are
+ *  left out, and the heap and stack limits among them become the worker's resourceLimits. */
+export interface WorkerSetup {
+  execArgv: string[];
+  resourceLimits?: { maxOldGenerationSizeMb?: number; maxYoungGenerationSizeMb?: number; stackSizeMb?: number };
+}
+
+const LIMIT_FLAGS: Record<string, 'maxOldGenerationSizeMb' | 'maxYoungGenerationSizeMb' | 'stackSizeMb'> = {
+  '--max-old-space-size': 'maxOldGenerationSizeMb',
+  '--max_old_space_size': 'maxOldGenerationSizeMb',
+};
+
+/** The setup without the flags a worker refused (named in its error message). */
+export function withoutRefused(setup: WorkerSetup, message: string): WorkerSetup {
+  const m = /invalid execArgv flags: (.*)$/.exec(message);
+  const refused = new Set((m?.[1] ?? '').split(', ').map((f) => f.trim()));
+  const limits = { ...setup.resourceLimits };
+  const execArgv: string[] = [];
+  for (const a of setup.execArgv) {
+    if (!refused.has(a)) {
+      execArgv.push(a);
+      continue;
+    }
+    const [flag, value] = a.split('=');
+    const key = LIMIT_FLAGS[flag];
+    const n = Number(value);
+    if (key !== undefined && Number.isFinite(n) && n > 0) limits[key] = n;
+  }
+  // Nothing recognisable refused: start with no flags at all rather than not at all.
+  return { execArgv: refused.size > 0 && execArgv.length < setup.execArgv.length ? execArgv : [], resourceLimits: Object.keys(limits).length > 0 ? limits : undefined };
+}
+
+let acceptedSetup: WorkerSetup | undefined;
+
+/** A worker for `script` with as many of the parent's flags as a worker accepts. */
+export function newWorker(script: URL): Worker {
+  let setup = acceptedSetup ?? { execArgv: workerExecArgv() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const w = new Worker(script, setup);
+      acceptedSetup = setup;
+      return w;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV' || attempt > 1) throw err;
+      setup = withoutRefused(setup, (err as Error).message);
+    }
+  }
+}
+
 export interface PoolOptions {
   jobs: number;
   script: URL;
@@ -77,7 +127,7 @@ export function runInWorkers(specs: readonly CaseSpec[], opts: PoolOptions): Pro
     };
     const start = () => {
       live++;
-      const w = new Worker(opts.script, { execArgv: workerExecArgv() });
+      const w = newWorker(opts.script);
       let current: { spec: CaseSpec; t0: number; timer?: ReturnType<typeof setTimeout> } | undefined;
       let done = false;
       const retire = () => {

@@ -1,16 +1,19 @@
 // runSuite: discover scenario files, choose the cases (filters, shard, seeds), run them on worker
 // threads or in-process, and return the results in a stable order. Usable without the CLI:
 //
-//   import { runSuite } from 'kss';
+//   import { runSuite } from 'kubelet-status-sim';
 //   const { results, wallMs } = await runSuite(['scenarios'], { jobs: 4 });
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { loadScenarioFile } from '../scenario/index.js';
-import { renderLoadIssues } from './load.js';
+import { lstatSync } from 'node:fs';
 import type { Variant } from '../scenario/types.js';
+import { writeGolden } from '../report/golden.js';
 import { runCase } from './case.js';
-import { discoverScenarios, parseShard, takeShard, type DiscoveredFile, type Shard } from './discover.js';
+import type { Shard } from './discover.js';
+import { planSuite } from './plan.js';
 import { resolveWorkerScript, runInWorkers } from './pool.js';
+
+export { planSuite, SuiteUsageError, type SuitePlan } from './plan.js';
 import type { CaseResult, CaseSpec, GoldenMode } from './types.js';
 
 export interface SuiteOptions {
@@ -59,111 +62,31 @@ export interface SuiteResult {
   notes: string[];
 }
 
-export class SuiteUsageError extends Error {}
-
 export function defaultJobs(): number {
   return Math.max(1, Math.min(availableParallelism(), 4));
 }
 
-export interface SuitePlan {
-  /** Specs to run and results already known (files that did not load), by id. */
-  entries: Array<{ spec: CaseSpec } | { result: CaseResult }>;
-  /** Scenario files found before filtering. */
-  discovered: number;
-  /** Files chosen (after filters and shard). */
-  files: DiscoveredFile[];
-  /** Golden files whose scenario is gone. */
-  orphanGoldens: string[];
-}
-
-function toRegExp(grep: RegExp | string): RegExp {
-  if (grep instanceof RegExp) return grep;
+/** --update: write a case's golden here, in the main thread; refused when the scenario was
+ *  reached through a symbolic link or the golden is one (it would land outside the tree). */
+function writeCaseGolden(r: CaseResult, spec: CaseSpec | undefined): CaseResult {
+  const g = r.golden!;
+  const { abs, lines } = g.write!;
+  const golden = { ...g, write: undefined };
+  delete golden.write;
+  let linked = spec?.viaLink === true;
   try {
-    return new RegExp(grep);
+    linked ||= lstatSync(abs).isSymbolicLink();
+  } catch {
+    /* no golden yet */
+  }
+  const fail = (why: string): CaseResult => ({ ...r, golden, status: 'fail', failures: [...r.failures, why], notes: r.notes.filter((n) => !/golden/.test(n)) });
+  if (linked) return fail(`golden ${g.path}: not written: the scenario or its golden is reached through a symbolic link, and --update writes only beside real files in the tree`);
+  try {
+    writeGolden(abs, lines);
   } catch (err) {
-    throw new SuiteUsageError(`--grep: not a regular expression: ${(err as Error).message}`);
+    return fail(`golden ${g.path}: could not write it: ${(err as Error).message}`);
   }
-}
-
-/** Discover, filter, shard and expand into cases. Throws SuiteUsageError for bad options. */
-export function planSuite(paths: readonly string[], opts: SuiteOptions = {}): SuitePlan {
-  const cwd = opts.cwd ?? process.cwd();
-  const seeds = opts.seeds ?? 1;
-  if (!Number.isSafeInteger(seeds) || seeds < 1) throw new SuiteUsageError(`--seeds: expected a whole number ≥ 1, got ${seeds}`);
-  if (opts.seed !== undefined && !Number.isSafeInteger(opts.seed)) throw new SuiteUsageError(`--seed: expected a whole number, got ${opts.seed}`);
-  let shard: Shard | undefined;
-  if (opts.shard !== undefined) {
-    shard = typeof opts.shard === 'string' ? parseShard(opts.shard) : opts.shard;
-    if (shard === undefined || shard.index < 1 || shard.count < 1 || shard.index > shard.count) {
-      throw new SuiteUsageError(`--shard: expected i/n with 1 ≤ i ≤ n (e.g. 2/4), got ${JSON.stringify(opts.shard)}`);
-    }
-  }
-  const grep = opts.grep !== undefined ? toRegExp(opts.grep) : undefined;
-  const found = discoverScenarios(paths, cwd);
-  if (found.missing.length > 0) throw new SuiteUsageError(`no such file or folder: ${found.missing.join(', ')}`);
-  if (found.files.length === 0) throw new SuiteUsageError(`no scenario files (*.yaml, *.yml) under ${paths.join(', ')}`);
-  const tags = opts.tags ?? [];
-  const goldenMode = opts.golden ?? 'check';
-
-  type Loaded = { file: DiscoveredFile; load: ReturnType<typeof loadScenarioFile> };
-  const chosen: Loaded[] = [];
-  for (const file of found.files) {
-    const load = loadScenarioFile(file.abs);
-    if (load.ok) {
-      const sc = load.scenario;
-      if (tags.length > 0 && !sc.tags.some((t) => tags.includes(t))) continue;
-      if (grep !== undefined && !(grep.test(sc.name) || grep.test(file.display))) continue;
-    } else if (grep !== undefined && !grep.test(file.display)) {
-      // A file that does not load has no name or tags to filter on; it stays unless --grep rules
-      // its path out: a broken file in the suite is a failure, never silently skipped.
-      continue;
-    }
-    chosen.push({ file, load });
-  }
-  const mine = takeShard(chosen, shard);
-
-  const entries: SuitePlan['entries'] = [];
-  for (const { file, load } of mine) {
-    if (!load.ok) {
-      entries.push({
-        result: {
-          id: entries.length,
-          file: file.display,
-          name: file.display,
-          caseName: file.display,
-          tags: [],
-          status: 'fail',
-          invalid: true,
-          failures: [renderLoadIssues(load, file.abs, file.display)],
-          notes: [],
-          durationMs: 0,
-        },
-      });
-      continue;
-    }
-    const sc = load.scenario;
-    const first = opts.seed ?? sc.seed;
-    const ownVariant = opts.variant === undefined || opts.variant === sc.kubelet.statusManager;
-    for (let k = 0; k < seeds; k++) {
-      const seed = first + k;
-      entries.push({
-        spec: {
-          id: entries.length,
-          abs: file.abs,
-          display: file.display,
-          seed,
-          variant: opts.variant,
-          // Goldens record the scenario's own seed and generation only.
-          golden: seed === sc.seed && ownVariant,
-          multiSeed: seeds > 1,
-          goldenMode,
-          ci: opts.ci ?? false,
-          maxEvents: opts.maxEvents,
-        },
-      });
-    }
-  }
-  return { entries, discovered: found.files.length, files: mine.map((m) => m.file), orphanGoldens: found.orphanGoldens };
+  return { ...r, golden };
 }
 
 function skippedCase(spec: CaseSpec, why: string): CaseResult {
@@ -178,7 +101,9 @@ export async function runSuite(paths: readonly string[], opts: SuiteOptions = {}
   const results: Array<CaseResult | undefined> = new Array(total);
   let nextOut = 0;
   let failedSoFar = false;
+  const specOf = new Map<number, CaseSpec>();
   const record = (r: CaseResult) => {
+    if (r.golden?.write !== undefined) r = writeCaseGolden(r, specOf.get(r.id));
     results[r.id] = r;
     if (r.status === 'fail') failedSoFar = true;
     while (nextOut < total && results[nextOut] !== undefined) {
@@ -191,16 +116,22 @@ export async function runSuite(paths: readonly string[], opts: SuiteOptions = {}
   const specs: CaseSpec[] = [];
   for (const e of plan.entries) {
     if ('result' in e) record(e.result);
-    else specs.push(e.spec);
+    else {
+      specs.push(e.spec);
+      specOf.set(e.spec.id, e.spec);
+    }
   }
   const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
   const notes: string[] = plan.orphanGoldens.map((g) => `golden ${g} has no scenario beside it (delete it, or restore its scenario)`);
   let mode: SuiteResult['mode'] = 'in-process';
   let script: URL | undefined;
-  if (jobs > 1 && specs.length > 1 && opts.workerScript !== false) {
+  // A time limit needs a worker even for one case: a case running in this thread cannot be
+  // stopped, so --timeout runs cases on worker threads whatever -j says.
+  const timed = (opts.timeoutMs ?? 0) > 0;
+  if (((jobs > 1 && specs.length > 1) || (timed && specs.length > 0)) && opts.workerScript !== false) {
     script = opts.workerScript ?? resolveWorkerScript();
-    if (script === undefined) notes.push('no built worker script (dist/testing/worker.js): running in-process; build with `npm run build` for parallel runs');
-  }
+    if (script === undefined) notes.push(`no built worker script (dist/testing/worker.js): running in-process${timed ? ', where --timeout cannot stop a case' : ''}; build with \`npm run build\``);
+  } else if (timed && opts.workerScript === false) notes.push('in-process: --timeout cannot stop a case here');
   if (script !== undefined) {
     mode = 'workers';
     const notRun = await runInWorkers(specs, { jobs, script, timeoutMs: opts.timeoutMs, shouldContinue, onResult: record });

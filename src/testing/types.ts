@@ -11,6 +11,8 @@ export interface CaseSpec {
   abs: string;
   /** The path as shown and as put in replay commands (relative to the working directory). */
   display: string;
+  /** The real path of the tree the file was found in: a link out of it is refused. */
+  tree?: string;
   /** Seed to run with; undefined: the scenario's own. */
   seed?: number;
   /** Status manager generation; undefined: the scenario's own. */
@@ -23,6 +25,10 @@ export interface CaseSpec {
   /** With --ci a missing golden fails the case. */
   ci: boolean;
   maxEvents?: number;
+  /** Reached through a symbolic link: --update refuses to write its golden. */
+  viaLink?: boolean;
+  /** A note the case carries (e.g. its seed is pinned). */
+  note?: string;
 }
 
 export type GoldenState =
@@ -40,6 +46,8 @@ export interface GoldenOutcome {
   diff?: string[];
   /** Where the golden and the run first differ, in words (line, field, expected vs got). */
   first?: string;
+  /** --update: what the suite's main thread is to write (absolute path, lines); gone from results. */
+  write?: { abs: string; lines: string[] };
 }
 
 export type CaseStatus = 'pass' | 'fail' | 'skipped';

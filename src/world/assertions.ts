@@ -30,12 +30,35 @@ function inWindow(r: TraceRecord, fromMs?: number, toMs?: number): boolean {
   return (fromMs === undefined || r.t >= fromMs) && (toMs === undefined || r.t <= toMs);
 }
 
+/** The trace records the assertions and the verdict read (api.request for `requests`, log for
+ *  `log`, each `events` type, invariant.violation), gathered by a tracer listener as the run goes:
+ *  the same whether or not the run keeps its whole trace (RunOptions.keepTrace). */
+export class AssertionRecords {
+  readonly records: TraceRecord[] = [];
+  private readonly types = new Set<string>();
+  constructor(assertions: readonly Assertion[], invariantsChecked: boolean) {
+    if (invariantsChecked) this.types.add('invariant.violation');
+    for (const a of assertions) {
+      if (a.kind === 'requests') this.types.add('api.request');
+      else if (a.kind === 'log') this.types.add('log');
+      else if (a.kind === 'events') this.types.add(a.type);
+    }
+  }
+  /** Does anything need records at all (else no listener is added: a run may skip rendering). */
+  get needed(): boolean {
+    return this.types.size > 0;
+  }
+  readonly listen = (r: TraceRecord): void => {
+    if (this.types.has(r.type)) this.records.push(r);
+  };
+}
+
 /** Point-in-time assertions (apiserver, kubelet) read live state: evaluate them at their instant. */
 export function isPointInTime(a: Assertion): boolean {
   return a.kind === 'apiserver' || a.kind === 'kubelet';
 }
 
-export function evaluateNow(w: World, a: Assertion): AssertionResult {
+export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[]): AssertionResult {
   const base = { index: a.index, kind: a.kind, line: a.pos.line, col: a.pos.col, atMs: 'atMs' in a ? a.atMs : undefined };
   const fail = (message: string): AssertionResult => ({ ...base, ok: false, message });
   const pass = (message: string): AssertionResult => ({ ...base, ok: true, message });
@@ -80,7 +103,7 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       return pass(`kubelet cache for ${a.pod} matches`);
     }
     case 'requests': {
-      const verbs = w.trace.filter((r) => r.type === 'api.request' && r.pod === a.pod && inWindow(r, a.fromMs, a.toMs)).map((r) => String(r.verb));
+      const verbs = trace.filter((r) => r.type === 'api.request' && r.pod === a.pod && inWindow(r, a.fromMs, a.toMs)).map((r) => String(r.verb));
       if (a.verbs !== undefined && (verbs.length !== a.verbs.length || verbs.some((v, i) => v !== a.verbs![i]))) {
         return fail(`requests for ${a.pod}: expected [${a.verbs.join(', ')}], got [${verbs.join(', ')}]`);
       }
@@ -93,12 +116,12 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       return pass(`requests for ${a.pod}: [${verbs.join(', ')}]`);
     }
     case 'log': {
-      const n = w.trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
+      const n = trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
       if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
       return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
     }
     case 'events': {
-      const hits = w.trace.filter((r) => r.type === a.type && (a.pod === undefined || r.pod === a.pod) && inWindow(r, a.fromMs, a.toMs) && (a.where === undefined || match(a.where, r) === undefined));
+      const hits = trace.filter((r) => r.type === a.type && (a.pod === undefined || r.pod === a.pod) && inWindow(r, a.fromMs, a.toMs) && (a.where === undefined || match(a.where, r) === undefined));
       const n = hits.length;
       if (a.count !== undefined && n !== a.count) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count}, got ${n}`);
       if (a.min !== undefined && n < a.min) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected at least ${a.min}, got ${n}`);
@@ -106,7 +129,7 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       return pass(`events ${a.type}: ${n}`);
     }
     case 'violation': {
-      const n = w.trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
+      const n = trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
       if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
       return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
     }

@@ -1,10 +1,10 @@
 // runScenario: set up a World, run it to the end, evaluate expectations and invariants, and return
-// a verdict with the trace. The library entry point (`import { runScenario } from 'kss'`).
+// a verdict with the trace. The library entry point (`import { runScenario } from 'kubelet-status-sim'`).
 import { isStaticPod } from '../model/pod.js';
 import type { Assertion, Scenario, Variant } from '../scenario/types.js';
 import { kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
 import { createInvariantCheckers } from './invariant-view.js';
-import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
+import { AssertionRecords, evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
 import type { ChoiceEntry, DrivenInfo } from '../engine/index.js';
@@ -18,6 +18,8 @@ export interface RunResult {
   seed: number;
   variant: Variant;
   untilMs: number;
+  /** The event limit the run had. */
+  maxEvents: number;
   verdict: 'pass' | 'fail';
   /** How the run ended: at `until`, idle (nothing left to do), or stopped by the event limit. */
   end: 'until' | 'idle' | 'stopped' | 'runaway';
@@ -36,9 +38,14 @@ export interface RunResult {
   driven?: DrivenInfo;
 }
 
-export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs'> & { driven?: DrivenInfo }): Record<string, unknown> {
-  const h: Record<string, unknown> = { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file: r.scenario.file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs };
-  if (r.driven !== undefined) h.choices = r.driven; // only a driven run says so: a plain run's header is unchanged
+/** The trace file's first line: every setting that changes the run (seed, generation, end
+ *  time, event limit), and the scenario by name, file name and sha256 — never the path as given,
+ *  so the same run gives the same bytes from any folder and however the path is spelled. A run
+ *  driven by a choice log says how it was driven (a plain run's header has no `choices`). */
+export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs' | 'maxEvents'> & { driven?: DrivenInfo }): Record<string, unknown> {
+  const file = r.scenario.file.split(/[\\/]/).pop() ?? r.scenario.file;
+  const h: Record<string, unknown> = { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs, maxEvents: r.maxEvents };
+  if (r.driven !== undefined) h.choices = r.driven;
   return h;
 }
 
@@ -111,6 +118,9 @@ export function divergence(w: World): string | undefined {
 
 export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResult {
   const w = new World(scenario, opts);
+  const kept = new AssertionRecords(scenario.expect, scenario.invariants.length > 0);
+  if (kept.needed) w.tracer.listeners.push(kept.listen);
+  const trace = kept.records;
   w.setup();
   const byTime = new Map<number, Assertion[]>();
   const atEnd: Assertion[] = [];
@@ -135,7 +145,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     endOfInstant: (t) => {
       const due = byTime.get(t);
       if (due) {
-        for (const a of due) results.push(evaluateNow(w, a));
+        for (const a of due) results.push(evaluateNow(w, a, trace));
         byTime.delete(t);
       }
       if (conv.active) conv.check(t);
@@ -144,14 +154,14 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   });
   for (const c of checkers) c.end();
   // Assertions whose instant was never reached (the run ended first) are evaluated at the end.
-  for (const due of byTime.values()) for (const a of due) results.push(evaluateNow(w, a));
-  for (const a of atEnd) results.push(evaluateNow(w, a));
+  for (const due of byTime.values()) for (const a of due) results.push(evaluateNow(w, a, trace));
+  for (const a of atEnd) results.push(evaluateNow(w, a, trace));
   results.push(...conv.results());
-  for (const a of scenario.expect) if (a.kind === 'violation') results.push(evaluateNow(w, a));
+  for (const a of scenario.expect) if (a.kind === 'violation') results.push(evaluateNow(w, a, trace));
   results.sort((x, y) => x.index - y.index);
 
   const expected = scenario.expect.filter((a): a is Assertion & { kind: 'violation' } => a.kind === 'violation');
-  const unexpectedViolations = w.trace.filter(
+  const unexpectedViolations = trace.filter(
     (r) => r.type === 'invariant.violation' && !expected.some((e) => e.invariant === r.invariant && (e.pod === undefined || e.pod === r.pod)),
   );
   const stepErrors = w.stepErrors.map((e) => ({ index: e.step.index, line: e.step.pos.line, message: e.message }));
@@ -161,6 +171,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     seed: w.seed,
     variant: w.variant,
     untilMs: w.untilMs,
+    maxEvents: w.maxEvents,
     verdict: ok ? 'pass' : 'fail',
     end: ended.end,
     endMessage: ended.message,

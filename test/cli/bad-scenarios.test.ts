@@ -50,12 +50,12 @@ describe('kss run on bad scenarios', () => {
 describe('bad command-line values', () => {
   const file = 'scenarios/getting-started.yaml';
   it.each([
-    [['run', file, '--seed', 'abc'], /^--seed: expected a whole number, got something that is not a number/],
-    [['run', file, '--seed', '1.5'], /^--seed: expected a whole number, got 1\.5/],
-    [['run', file, '--max-events', '0'], /^--max-events: expected a whole number ≥ 1, got 0/],
+    [['run', file, '--seed', 'abc'], /^--seed: expected a whole number, got "abc"/],
+    [['run', file, '--seed', '1.5'], /^--seed: expected a whole number, got "1\.5"/],
+    [['run', file, '--max-events', '0'], /^--max-events: expected a whole number ≥ 1, got "0"/],
     [['run', file, '--status-manager', 'foo'], /Argument: status-manager, Given: "foo", Choices: "classic", "transitional", "current"/],
     [['test', file, '--seeds', 'x'], /^--seeds: expected a whole number ≥ 1/],
-    [['test', file, '--jobs', '0'], /^--jobs: expected a whole number ≥ 1, got 0/],
+    [['test', file, '--jobs', '0'], /^--jobs: expected a whole number ≥ 1, got "0"/],
   ])('%j is a usage error, and nothing runs', async (argv, message) => {
     const r = await run(argv);
     expect(r.code).toBe(2);

@@ -25,7 +25,7 @@ describe('dist/cli/bin.js', () => {
     expect(r.status).toBe(1);
     // failing/ has no golden and --ci requires one: that case fails twice over, once in the count.
     expect(lastLine(r.stdout)).toBe('4 passed, 1 failed');
-    expect(r.stdout).toContain('replay: kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
+    expect(r.stdout).toContain('replay: npx kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
     const root = parseXml(readFileSync(join(dir, 'out/junit.xml'), 'utf8'));
     expect(descendants(root, 'testcase').map((c) => c.attrs.name)).toEqual(['cli-wrong-phase', 'cli-running', 'cli-two-updates', 'cli-classic', 'cli-latency']);
 

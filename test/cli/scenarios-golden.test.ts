@@ -22,3 +22,28 @@ describe('scenarios/', () => {
     600_000,
   );
 });
+
+// Every shipped scenario holds under any seed, or pins its seed (spec.pinned: [seed], with a
+// comment saying why): the verdicts are required, not only that traces differ.
+describe('scenarios/ under other seeds and generations', () => {
+  const notPassed = (suite: Awaited<ReturnType<typeof runSuite>>) =>
+    suite.results.filter((r) => r.status === 'fail').map((r) => `${r.file} (${r.caseName}, seed ${r.seed}):\n${r.failures.join('\n')}`);
+
+  it('kss test --seed 101 --seeds 2: every case passes (a pinned seed runs once, under its own seed)', async () => {
+    const suite = await runSuite(['scenarios'], { cwd: REPO, seed: 101, seeds: 2, golden: 'off' });
+    expect(notPassed(suite)).toEqual([]);
+    const pinned = suite.results.filter((r) => r.notes.some((n) => n.includes('spec.pinned: [seed]')));
+    expect(pinned.length).toBeGreaterThan(0);
+    for (const r of pinned) expect(suite.results.filter((x) => x.file === r.file)).toHaveLength(1);
+    expect(suite.passed).toBe(suite.results.length);
+  }, 600_000);
+
+  it.each(['classic', 'transitional', 'current'] as const)('kss test --status-manager %s: every case passes or is skipped with a note (pinned to another)', async (variant) => {
+    const suite = await runSuite(['scenarios'], { cwd: REPO, variant, golden: 'off' });
+    expect(notPassed(suite)).toEqual([]);
+    const skipped = suite.results.filter((r) => r.status === 'skipped');
+    expect(skipped.length).toBeGreaterThan(0);
+    for (const r of skipped) expect(r.notes.join(' ')).toMatch(/status manager only \(spec\.pinned: \[statusManager\]\)/);
+    expect(suite.passed).toBeGreaterThan(100);
+  }, 600_000);
+});

@@ -93,7 +93,7 @@ describe('kss test', () => {
     expect(r.out).toContain('+++ actual (this run)');
     expect(r.out).toMatch(/\n {4}- \{.*"phase":"Pending"/);
     expect(r.out).toMatch(/\n {4}\+ \{.*"phase":"Running"/);
-    expect(r.out).toContain('replay: kss run suite/a-running.yaml --seed 3 --status-manager current');
+    expect(r.out).toContain('replay: npx kss run suite/a-running.yaml --seed 3 --status-manager current');
     expect(r.out).toContain('kss test suite/a-running.yaml --update');
   });
 
@@ -147,7 +147,7 @@ describe('kss test', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('✗ failing/wrong-phase.yaml › cli-wrong-phase (seed 9, current)');
     expect(r.out).toContain('expect[0] apiserver (line 19): apiserver object default/web at status.phase: expected "Succeeded", got "Running"');
-    expect(r.out).toContain('replay: kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
+    expect(r.out).toContain('replay: npx kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
     expect(lastLine(r.out)).toBe('1 passed, 1 failed');
   });
 
@@ -222,7 +222,7 @@ describe('kss test', () => {
     expect(wrong.attrs.file).toBe('failing/wrong-phase.yaml');
     const failure = descendants(wrong, 'failure')[0];
     expect(failure.attrs.message).toContain('expected "Succeeded", got "Running"');
-    expect(failure.text).toContain('replay: kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
+    expect(failure.text).toContain('replay: npx kss run failing/wrong-phase.yaml --seed 9 --status-manager current');
     const invalid = cases.find((c) => c.attrs.name === 'invalid/bad-policy.yaml')!;
     expect(descendants(invalid, 'failure')[0].attrs.type).toBe('invalid');
   });
