@@ -104,6 +104,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     timeline,
     expect,
     invariants: inv === 'all' ? [...INVARIANT_NAMES] : inv === 'none' ? [] : [...new Set(inv)],
+    explore: spec.explore ? compact({ faults: spec.explore.faults, window: spec.explore.window && { fromMs: spec.explore.window.minMs, toMs: spec.explore.window.maxMs }, maxFaults: spec.explore.maxFaults }) : undefined,
   });
 }
 

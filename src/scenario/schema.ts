@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { normalizePodRef } from '../model/pod.js';
 import { parseDuration, parseRfc3339 } from '../model/time.js';
-import { INVARIANT_NAMES, type AssertionBody, type Latency, type LatencyRange, type StepAction } from './types.js';
+import { EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type Latency, type LatencyRange, type StepAction } from './types.js';
 
 /** A value one of our own checks refused. The loader turns it into an Issue of that code. */
 export class Refusal {
@@ -395,6 +395,9 @@ const spec = z.strictObject({
   expect: z.array(assertion).nullish(),
   invariants: z.union([z.enum(['all', 'none']), z.array(z.enum(INVARIANT_NAMES))]).optional(),
   'x-kss': z.record(z.string(), z.unknown()).optional(),
+  explore: z
+    .strictObject({ faults: z.array(z.enum(EXPLORE_FAULT_KINDS)).optional(), window: range.optional(), maxFaults: z.int().min(0).optional() })
+    .nullish(),
 });
 
 export const scenarioSchema = z

@@ -117,6 +117,16 @@ export type AssertionBody =
 
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 
+/** The fault kinds `kss explore` injects (`spec.explore.faults`). */
+export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'] as const;
+export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
+export interface ExploreSpec {
+  faults?: ExploreFaultKind[];
+  /** Faults start within [fromMs, toMs]. */
+  window?: { fromMs: number; toMs: number };
+  maxFaults?: number;
+}
+
 export const INVARIANT_NAMES = [
   'terminal-phase-sticky',
   'no-illegal-container-transition',
@@ -148,5 +158,7 @@ export interface Scenario {
   timeline: Step[];
   expect: Assertion[];
   invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** Extension: what `kss explore` may inject (README "Extensions"). */
+  explore?: ExploreSpec;
   /** Extension fields under x-kss at the top of spec (reserved). */
 }
