@@ -6,6 +6,7 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
+import { exploreBuilder, exploreCommand, exploreArgsOf } from './explore-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -136,7 +137,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         code = schemaCommand({ output: a.output }, io);
       },
     )
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema')
+    .command('explore <scenario> [dirs..]', 'search a scenario\'s faults for invariant violations and shrink each find (kss explore merge DIR... folds shard results)', exploreBuilder(numberOption), async (a) => {
+      if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
+      code = await exploreCommand(exploreArgsOf(a), io);
+    })
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, explore')
     .strict()
     .help()
     .version(false)

@@ -54,21 +54,14 @@ export async function explore(scenario: Scenario, opts: ExploreInput = {}): Prom
     return out.length > 0 ? out : undefined;
   };
   const parts: Partial[] = [];
-  let done = 0;
-  let finds = 0;
-  const progress = (p: Partial) => {
-    done += p.runs;
-    finds = Math.max(finds, p.finds.length);
-    opts.onProgress?.({ runs: done, total: runs === undefined ? undefined : Math.ceil(Math.max(0, runs - (shard.index - 1)) / shard.total), finds, histories: p.histories.length, elapsedMs: elapsed() });
-  };
+  const total = runs === undefined ? undefined : Math.ceil(Math.max(0, runs - (shard.index - 1)) / shard.total);
+  const progress = (p: Partial) => opts.onProgress?.({ runs: p.runs, total, finds: p.finds.length, histories: p.histories.length, elapsedMs: elapsed() });
   const script = (opts.jobs ?? 1) > 1 ? resolveExploreWorker() : undefined;
   if (script === undefined) {
     const st = newSearch(ctx, oracle);
     for (let b = nextBatch(); b !== undefined; b = nextBatch()) {
       for (const k of b) searchOne(st, k);
-      progress(partialOf(st));
-      done = 0;
-      done = st.runs;
+      if (opts.onProgress) progress(partialOf(st));
     }
     parts.push(partialOf(st));
   } else {
@@ -81,9 +74,7 @@ export async function explore(scenario: Scenario, opts: ExploreInput = {}): Prom
       onPartial: (_b, p) => {
         parts.push(p);
         merged = mergePartials(merged ? [merged, p] : [p]);
-        done = 0;
-        progress({ ...merged, runs: merged.runs });
-        done = merged.runs;
+        progress(merged);
       },
     });
   }

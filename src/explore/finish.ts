@@ -32,7 +32,7 @@ export function finishFind(base: Scenario, data: unknown, find: RawFind, oracle:
   const sig = find.signature;
   const description =
     `kss explore found ${sig.oracle === 'invariant' ? `a violation of ${sig.name}` : `a failing ${sig.name} expectation`} for ${sig.pod || 'a pod'} ` +
-    `in ${base.name} (run ${find.plan.run}, ${find.count} failing run(s)); shrunk to ${shrunk.state.faults.length} injected fault(s). ` +
+    `in ${base.name} (first at run ${find.plan.run} of the search, seed ${find.plan.seed}); shrunk to ${shrunk.state.faults.length} injected fault(s). ` +
     (shrunk.state.faults.length ? `Faults: ${shrunk.state.faults.map(describeFault).join('; ')}.` : 'No fault is needed: the kubelet does this by itself.');
   const yaml = shrunkScenarioText({ base, data, shrunk, signature: sig, id, description });
   const loaded = loadScenario(yaml, fileName);
@@ -80,7 +80,7 @@ function issueText(a: { base: Scenario; id: string; sig: RawFind; yaml: string; 
   return [
     `# ${s.oracle === 'invariant' ? `Invariant ${s.name} violated` : `Expectation ${s.name} fails`} for pod role \`${s.role}\` (${a.base.kubelet.statusManager} status manager)`,
     '',
-    `Found by \`kss explore\` (kss ${TOOL_VERSION}) from \`${a.base.file}\` (sha256 \`${a.base.sha256.slice(0, 12)}\`): ${a.sig.count} failing run(s), first at run ${a.sig.plan.run}; shrunk in ${a.runs} runs.`,
+    `Found by \`kss explore\` (kss ${TOOL_VERSION}) from \`${a.base.file}\` (sha256 \`${a.base.sha256.slice(0, 12)}\`): first at run ${a.sig.plan.run} of the search (the count of failing runs is in report.json); shrunk in ${a.runs} runs.`,
     '',
     '## Reproduce',
     '',
