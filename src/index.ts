@@ -22,3 +22,9 @@ export type { SuiteOptions, SuiteResult, CaseResult, CaseSpec, GoldenOutcome, Sh
 export { goldenLines, goldenPathFor, diffLines } from './report/golden.js';
 export { junitXml, xmlEscape } from './report/junit.js';
 export type { JUnitCase, JUnitSuite } from './report/junit.js';
+
+// Exploring: search a scenario's faults for violations and shrink each find (what `kss explore` does).
+export { explore, DEFAULT_RUNS } from './explore/explore.js';
+export type { ExploreResult, ExploreInput } from './explore/explore.js';
+export type { ExploreOptions, ExploreReport, ShrunkFind, Signature, Fault, FaultKind, Oracle } from './explore/types.js';
+export { mergeReports } from './explore/report.js';

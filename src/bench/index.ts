@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
+import { exploreBench } from './explore.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import type { BenchResult } from './types.js';
 
@@ -14,6 +15,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'status-manager-1000-classic': () => statusManager1000('classic'),
   'node-110': node110,
   'kss-test': kssTest,
+  explore: exploreBench,
 };
 
 async function main(): Promise<void> {

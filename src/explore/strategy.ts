@@ -17,12 +17,10 @@ export interface StrategyContext {
   space: FaultSpace;
 }
 
-/** The seed of run k: drawn from the base seed and k alone. */
-export function runSeed(baseSeed: number, k: number): number {
-  return new Rng(`explore/${baseSeed}/seed/${k}`).int(1, 2_147_483_646);
-}
-
+/** Run k's plan: its seed, then its faults, from one stream named after the base seed and k alone. */
 export function planOf(ctx: StrategyContext, k: number): RunPlan {
   if (k === 0) return { run: 0, seed: ctx.scenario.seed, faults: [] };
-  return { run: k, seed: runSeed(ctx.baseSeed, k), faults: swarmFaults(ctx.space, new Rng(`explore/${ctx.baseSeed}/faults/${k}`)) };
+  const rng = new Rng(`explore/${ctx.baseSeed}/run/${k}`);
+  const seed = rng.int(1, 2_147_483_646);
+  return { run: k, seed, faults: swarmFaults(ctx.space, rng) };
 }
