@@ -130,3 +130,28 @@ describe('kss explore: the negative control and bad input', () => {
     expect(r.out).toMatch(/<testsuites[^>]*failures="1"/);
   });
 });
+
+describe('the distributed recipes parse (dry run)', () => {
+  it('docs/explore-indexed-job.yaml is an Indexed Job whose pods take their shard from JOB_COMPLETION_INDEX', async () => {
+    const { yamlData } = await import('../../src/scenario/yaml-text.js');
+    const job = yamlData(readFileSync(join(REPO, 'docs/explore-indexed-job.yaml'), 'utf8')) as any;
+    expect(job.apiVersion).toBe('batch/v1');
+    expect(job.kind).toBe('Job');
+    expect(job.spec.completionMode).toBe('Indexed');
+    const c = job.spec.template.spec.containers[0];
+    expect(c.env.find((e: any) => e.name === 'KSS_SHARD_TOTAL').value).toBe(String(job.spec.completions));
+    expect(c.args.join(' ')).toMatch(/explore .* --shard-from-env .*--out \/results\/shard-\$JOB_COMPLETION_INDEX/);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    const mounts = c.volumeMounts.map((m: any) => m.name).sort();
+    expect(mounts).toEqual(job.spec.template.spec.volumes.map((v: any) => v.name).sort());
+  });
+  it('docs/explore-github-actions.yaml runs one shard per matrix entry and merges them', async () => {
+    const { yamlData } = await import('../../src/scenario/yaml-text.js');
+    const wf = yamlData(readFileSync(join(REPO, 'docs/explore-github-actions.yaml'), 'utf8')) as any;
+    const shards = wf.jobs.shard.strategy.matrix.shard as number[];
+    const run = wf.jobs.shard.steps.map((s: any) => s.run ?? '').join('\n');
+    expect(run).toContain(`--shard \${{ matrix.shard }}/${shards.length}`);
+    expect(wf.jobs.merge.needs).toBe('shard');
+    expect(wf.jobs.merge.steps.map((s: any) => s.run ?? '').join('\n')).toMatch(/explore merge out\/explore-shard-\*/);
+  });
+});
