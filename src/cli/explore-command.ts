@@ -14,6 +14,7 @@ import { DEFAULT_RUNS, explore, type ExploreResult } from '../explore/explore.js
 import { parseShardSpec, shardFromEnv, type Shard } from '../explore/parallel.js';
 import { junitOf, mergeReports, MergeError, reportJson, writeOutput } from '../explore/report.js';
 import { ShrinkError } from '../explore/finish.js';
+import { choiceLogAvailable } from '../explore/choices.js';
 import type { ExploreReport, Oracle, Progress } from '../explore/types.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 
@@ -23,6 +24,8 @@ export interface ExploreArgs {
   runs?: number;
   time?: string;
   strategy?: 'random' | 'pct' | 'exhaustive';
+  depth?: number;
+  maxDeviations?: number;
   seed?: number;
   jobs?: number;
   shard?: string;
@@ -49,6 +52,8 @@ export function exploreBuilder(num: NumberOption) {
       .option('runs', { type: 'number', coerce: num('runs', { int: true, min: 1 }), describe: `runs to try (default ${DEFAULT_RUNS}); with --shard, of the whole search` })
       .option('time', { type: 'string', describe: 'a wall-clock budget instead of --runs (a Go duration: 30s, 5m)' })
       .option('strategy', { choices: ['random', 'pct', 'exhaustive'] as const, default: 'random' as const, describe: 'search strategy' })
+      .option('depth', { type: 'number', coerce: num('depth', { int: true, min: 1 }), describe: 'pct: bug depth d (d−1 priority-change points; default 3)' })
+      .option('max-deviations', { type: 'number', coerce: num('max-deviations', { int: true, min: 0 }), describe: 'exhaustive: most choices per run that differ from the default run (default 2)' })
       .option('seed', { type: 'number', coerce: num('seed', { int: true }), describe: 'base seed of the search (default spec.seed)' })
       .option('jobs', { alias: 'j', type: 'number', coerce: num('jobs', { int: true, min: 1 }), describe: 'worker threads (default 1)' })
       .option('shard', { type: 'string', describe: 'i/n: the i-th of n disjoint parts of the search' })
@@ -68,6 +73,8 @@ export function exploreArgsOf(a: Record<string, unknown>): ExploreArgs {
     runs: a.runs as number | undefined,
     time: a.time as string | undefined,
     strategy: a.strategy as ExploreArgs['strategy'],
+    depth: a.depth as number | undefined,
+    maxDeviations: a['max-deviations'] as number | undefined,
     seed: a.seed as number | undefined,
     jobs: a.jobs as number | undefined,
     shard: a.shard as string | undefined,
@@ -105,7 +112,6 @@ export async function exploreCommand(a: ExploreArgs, io: CliIO): Promise<number>
     if (typeof s === 'string') return usage(io, `--shard-from-env: ${s}`);
     shard = s;
   }
-  if ((a.strategy ?? 'random') !== 'random') return usage(io, `--strategy ${a.strategy}: needs the kubelet's choice log, which this build does not have yet; use --strategy random`);
   const path = resolve(io.cwd, a.scenario);
   const loaded = loadScenarioFile(path);
   if (!loaded.ok) {
@@ -120,6 +126,7 @@ export async function exploreCommand(a: ExploreArgs, io: CliIO): Promise<number>
     return EXIT_USAGE;
   }
   const scenario = { ...loaded.scenario, file: a.scenario };
+  if ((a.strategy ?? 'random') !== 'random' && !choiceLogAvailable(scenario)) return usage(io, `--strategy ${a.strategy}: needs the kubelet's choice log, which this build does not have; use --strategy random`);
   const tty = a.tty ?? (process.stderr.isTTY === true && !a.ci);
   const show = progressDisplay(io, tty, scenario.name);
   let res: ExploreResult;
@@ -132,6 +139,9 @@ export async function exploreCommand(a: ExploreArgs, io: CliIO): Promise<number>
       jobs: a.jobs,
       shard,
       oracle: a.oracle,
+      strategy: a.strategy,
+      depth: a.depth,
+      maxDeviations: a.maxDeviations,
       shrink: a.shrink,
       onProgress: show.update,
     });
@@ -165,13 +175,16 @@ function prettyReport(res: ExploreResult, outDir: string, color: boolean): strin
     `${r.scenario.name}: ${r.stats.runs} runs (shard ${r.shard.index}/${r.shard.total}, seed ${r.seed}, ${r.strategy}), ` +
       `${Math.round(r.stats.runs / Math.max(res.timing.searchMs / 1000, 1e-3))} runs/s, coverage ${cov.statusHistories} pod-status histories, ${cov.faultSets} fault sets`,
   ];
+  if (r.stats.pct) lines.push(`pct depth ${r.stats.pct.depth}: ${r.stats.pct.ties} tie points, ${r.stats.pct.sources} event sources; each run finds a depth-${r.stats.pct.depth} bug with probability ≥ ${r.stats.pct.bound.toPrecision(3)}`);
+  if (cov.exhausted !== undefined) lines.push(cov.exhausted ? `exhaustive: the bounded space was exhausted (${cov.choicePrefixes} choice prefixes)` : `exhaustive: stopped by the budget before the bounded space was exhausted (${cov.choicePrefixes} choice prefixes)`);
   res.finds.forEach((f, i) => {
     const file = join(outDir, 'finds', `${f.id}.yaml`);
+    const replay = f.choicesFile ? `kss run ${file} --choices ${join(outDir, f.choicesFile)}` : `kss run ${file}`;
     lines.push(
       `${c.red.bold('FIND')} ${f.id} ×${f.count}: ${f.signature.oracle} ${f.signature.name}, pod role ${f.signature.role}, after ${f.signature.event}` +
         ` — shrunk to ${f.shrunk.faults} fault(s), ${f.shrunk.steps} step(s), ${f.shrunk.pods} pod(s) in ${f.shrinkRuns} runs, ${(res.timing.shrinkMs[i] / 1000).toFixed(1)} s`,
       `  ${file}`,
-      `  replay: kss run ${file}`,
+      `  replay: ${replay}`,
     );
   });
   lines.push(res.finds.length === 0 ? c.green(`nothing found in ${r.stats.runs} runs`) : c.red(`${res.finds.length} find(s); report: ${join(outDir, 'report.json')}`));

@@ -2,7 +2,8 @@
 // way `kss run` will, run it twice (it must fail the same way, byte for byte), and explain it.
 import { loadScenario, renderIssues } from '../scenario/index.js';
 import type { Scenario } from '../scenario/types.js';
-import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
+import { traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
+import { replayOf, runPlanned } from './choices.js';
 import { explainFind } from './explain.js';
 import { describeFault } from './faults.js';
 import { hash32, signatureKey, signaturesOf } from './oracle.js';
@@ -28,7 +29,7 @@ export function finishFind(base: Scenario, data: unknown, find: RawFind, oracle:
   const fileName = `finds/${id}.yaml`;
   const shrunk = shrink
     ? shrinkFind(base, find, oracle)
-    : { state: { faults: find.plan.faults, red: { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} }, seed: find.plan.seed }, expect: [], runs: 0 };
+    : { state: { faults: find.plan.faults, red: { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} }, seed: find.plan.seed, ties: find.plan.ties, deviations: find.plan.deviations }, expect: [], runs: 0 };
   const sig = find.signature;
   const description =
     `kss explore found ${sig.oracle === 'invariant' ? `a violation of ${sig.name}` : `a failing ${sig.name} expectation`} for ${sig.pod || 'a pod'} ` +
@@ -38,21 +39,26 @@ export function finishFind(base: Scenario, data: unknown, find: RawFind, oracle:
   const loaded = loadScenario(yaml, fileName);
   if (!loaded.ok) throw new ShrinkError(`the shrunk scenario of ${id} does not load:\n${renderIssues(loaded.issues, yaml)}`);
   const sc = loaded.scenario;
-  const r1 = runScenario(sc);
-  const r2 = runScenario(sc);
+  const st = shrunk.state;
+  const driven = st.ties === true || (st.deviations?.length ?? 0) > 0;
+  const drive = { seed: sc.seed, ties: st.ties, deviations: st.deviations };
+  const r1 = runPlanned(sc, drive);
+  const r2 = runPlanned(sc, drive);
   const t1 = traceText(r1);
   if (t1 !== traceText(r2)) throw new ShrinkError(`the shrunk scenario of ${id} does not replay byte for byte`);
   if (r1.verdict !== 'fail' || !signaturesOf(r1, sc, oracle).some((g) => signatureKey(g) === find.key)) {
     throw new ShrinkError(`the shrunk scenario of ${id} does not fail with ${find.key}`);
   }
   const explanation = explainFind(r1, sig);
-  const replay = `kss run ${fileName}`;
+  const choicesFile = `finds/${id}.choices.json`;
+  const choices = driven ? JSON.stringify({ ties: st.ties === true, choices: replayOf(st.deviations ?? []) }) + '\n' : undefined;
+  const replay = driven ? `kss run ${fileName} --choices ${choicesFile}` : `kss run ${fileName}`;
   const summary = {
     faults: shrunk.state.faults.length,
     steps: sc.timeline.length,
     pods: sc.pods.length + sc.staticPods.length,
     untilMs: sc.untilMs,
-    choices: 0,
+    choices: st.deviations?.length ?? 0,
   };
   const issue = issueText({ base, id, sig: find, yaml, explanation, replay, runs: shrunk.runs, name: findName(base, id) });
   return {
@@ -66,6 +72,7 @@ export function finishFind(base: Scenario, data: unknown, find: RawFind, oracle:
     shrunk: summary,
     shrinkRuns: shrunk.runs,
     file: fileName,
+    ...(choices !== undefined ? { choicesFile, choices } : {}),
     yaml,
     explanation,
     issue,

@@ -8,7 +8,7 @@ import { junitXml, type JUnitCase } from '../report/junit.js';
 import type { ExploreResult } from './explore.js';
 import type { ExploreReport } from './types.js';
 
-export const FIND_FILES = ['.yaml', '.trace.jsonl', '.explain.txt', '.issue.md'] as const;
+export const FIND_FILES = ['.yaml', '.choices.json', '.trace.jsonl', '.explain.txt', '.issue.md'] as const;
 
 export function reportJson(r: ExploreReport): string {
   return JSON.stringify(r, null, 2) + '\n';
@@ -23,6 +23,7 @@ export function writeOutput(dir: string, res: ExploreResult): void {
     writeFileAtomic(base + '.trace.jsonl', [f.trace]);
     writeFileAtomic(base + '.explain.txt', [f.explanation]);
     writeFileAtomic(base + '.issue.md', [f.issue]);
+    if (f.choices !== undefined) writeFileAtomic(base + '.choices.json', [f.choices]);
   }
   writeFileAtomic(join(dir, 'report.json'), [reportJson(res.report)]);
 }

@@ -1,10 +1,12 @@
 // The search loop over a set of run indices: plan, run, judge, fold into a partial result. What
 // every worker and every shard runs; partial results merge (finds by their first run, counts
 // summed, coverage sets united) into what one process would have found.
-import { runScenario } from '../world/run.js';
 import type { Scenario } from '../scenario/types.js';
 import { applyPlan } from './apply.js';
+import { choicesOf, runPlanned, type Choice } from './choices.js';
+import { hash32 } from './oracle.js';
 import { signatureKey, signaturesOf, statusHistories } from './oracle.js';
+import type { RunPlan } from './types.js';
 import { planOf, type StrategyContext } from './strategy.js';
 import type { Oracle, RawFind } from './types.js';
 
@@ -50,13 +52,24 @@ export function newSearch(ctx: StrategyContext, oracle: Oracle): SearchState {
 
 /** Run one index of the search and fold it in. */
 export function searchOne(st: SearchState, k: number): void {
-  const plan = planOf(st.ctx, k);
+  searchPlan(st, planOf(st.ctx, k));
+}
+
+/** Run one plan and fold it in. A driven run (pct, exhaustive) records its choices: the coverage
+ *  counts its distinct tie decisions. */
+export function searchPlan(st: SearchState, plan: RunPlan): { histories: string[]; failed: boolean; choices?: Choice[] } {
   const scenario = applyPlan(st.ctx.scenario, plan.faults, undefined, st.expect);
-  const r = runScenario(scenario, { seed: plan.seed });
+  const driven = plan.ties === true || plan.pct !== undefined;
+  const r = runPlanned(scenario, plan, driven);
   st.runs++;
-  for (const h of statusHistories(r)) st.histories.add(h);
+  const ch = driven ? choicesOf(r) : undefined;
+  if (ch) {
+    st.choicePrefixes.add(hash32(ch.map((c) => (c.kind === 'tie' || c.kind === 'pick' || c.kind === 'shuffle' ? c.value : '')).join(',')));
+  }
+  const histories = statusHistories(r);
+  for (const h of histories) st.histories.add(h);
   st.faultSets.add([...new Set(plan.faults.map((f) => f.kind))].sort().join('+') || 'none');
-  if (r.verdict === 'pass') return;
+  if (r.verdict === 'pass') return { histories, failed: false, choices: ch };
   const sigs = signaturesOf(r, scenario, st.oracle);
   if (sigs.length > 0) st.failingRuns++;
   for (const sig of sigs) {
@@ -68,6 +81,7 @@ export function searchOne(st: SearchState, k: number): void {
       if (plan.run < f.plan.run) f.plan = plan;
     }
   }
+  return { histories, failed: sigs.length > 0, choices: ch };
 }
 
 export function partialOf(st: SearchState): Partial {

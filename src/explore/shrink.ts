@@ -3,44 +3,55 @@
 // durations moved to round values, the scenario's own seed — and keep a candidate only when it
 // still fails with the same signature. The passes run to a fixed point (Hypothesis' rule: whether
 // a pass makes progress depends only on its input, so the same find shrinks to the same bytes).
-import { runScenario, type RunResult } from '../world/run.js';
+import type { RunResult } from '../world/run.js';
 import type { Assertion, Scenario } from '../scenario/types.js';
 import { applyPlan, podsOfStep } from './apply.js';
+import { runPlanned } from './choices.js';
 import { signatureKey, signaturesOf } from './oracle.js';
+import { replayablePlan, shrinkChoices } from './shrink-choices.js';
 import type { Fault, Oracle, RawFind, Reduction } from './types.js';
 
 export interface ShrinkState {
   faults: Fault[];
   red: Reduction;
   seed: number;
+  /** A find driven by choices: ties as choice points, and the choices that differ from the default. */
+  ties?: boolean;
+  deviations?: Array<[number, number]>;
 }
 
 export interface ShrinkResult {
   state: ShrinkState;
-  /** The assertions the shrunk scenario keeps (the failing one for an expect find, else none). */
+  /** The assertions the shrunk scenario keeps (the failing one for an expect find, else none;
+   *  all of them for an expect find driven by choices, whose positions they help fix). */
   expect: Assertion[];
   runs: number;
 }
 
 const ROUND_STEPS = [60_000, 10_000, 5_000, 1_000, 100];
+const NO_RED: Reduction = { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} };
 const MAX_RUNS = 4_000;
 
 export function shrinkFind(base: Scenario, find: RawFind, oracle: Oracle): ShrinkResult {
   const target = find.key;
-  const expect = find.signature.oracle === 'expect' ? base.expect.filter((a) => a.kind !== 'violation' && kindRole(a) === `${find.signature.name}:${find.signature.role}`) : [];
+  const driven = find.plan.ties === true || find.plan.pct !== undefined;
+  const all = driven && oracle !== 'invariants';
+  const expect = find.signature.oracle === 'expect' ? base.expect.filter((a) => a.kind !== 'violation' && (all || kindRole(a) === `${find.signature.name}:${find.signature.role}`)) : [];
   const keep: Assertion[] = [...base.expect.filter((a) => a.kind === 'violation'), ...expect];
   let runs = 0;
   const test = (s: ShrinkState): boolean => {
     if (runs >= MAX_RUNS) return false;
     runs++;
     const sc = applyPlan(base, s.faults, s.red, keep);
-    const r: RunResult = runScenario(sc, { seed: s.seed });
+    const r: RunResult = runPlanned(sc, s);
     if (r.verdict === 'pass') return false;
     return signaturesOf(r, sc, oracle).some((g) => signatureKey(g) === target);
   };
-  let cur: ShrinkState = { faults: find.plan.faults.slice(), red: { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} }, seed: find.plan.seed };
+  const start = replayablePlan(base, find, keep, (p) => test({ faults: p.faults, red: NO_RED, seed: p.seed, ties: p.ties, deviations: p.deviations }));
+  let cur: ShrinkState = { faults: start.faults.slice(), red: NO_RED, seed: start.seed, ties: start.ties, deviations: start.deviations };
   const targetPod = find.signature.pod;
   const passes: Array<(s: ShrinkState) => ShrinkState | undefined> = [
+    (s) => shrinkChoices(s, test),
     (s) => dropFaults(s, test),
     (s) => dropSteps(s, base, test),
     (s) => dropPods(s, base, targetPod, test),

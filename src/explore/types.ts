@@ -24,8 +24,12 @@ export interface RunPlan {
   run: number;
   seed: number;
   faults: Fault[];
-  /** The choice prefix that drives the run (strategies over the kubelet's own choices). */
-  choices?: number[];
+  /** Same-instant ties are choice points (left in insertion order unless a deviation says). */
+  ties?: boolean;
+  /** Choices that differ from the default run: [index in the run's choice log, value]. */
+  deviations?: Array<[number, number]>;
+  /** A PCT run: the priority stream and the tie points where priorities change. */
+  pct?: { seed: number; depth: number; changePoints: number[] };
 }
 
 /** The reductions of a scenario that shrinking tries; the identity when every set is empty. */
@@ -88,6 +92,9 @@ export interface ShrunkFind {
   shrinkRuns: number;
   /** Paths relative to the output folder, when one was given. */
   file?: string;
+  /** When the find still needs choices: the `--choices` file beside the scenario, and its text. */
+  choicesFile?: string;
+  choices?: string;
   yaml: string;
   explanation: string;
   issue: string;
@@ -106,7 +113,7 @@ export interface ExploreOptions {
   shard?: { index: number; total: number };
   /** PCT depth (priority-change points + 1). */
   depth?: number;
-  /** Exhaustive: most non-default choices per run. */
+  /** Exhaustive: most non-default choices per run (default 2). */
   maxDeviations?: number;
   shrink?: boolean;
   /** Called now and then with progress (wall-clock; for display only). */
@@ -125,6 +132,9 @@ export interface ExploreStats {
   runs: number;
   failingRuns: number;
   coverage: { statusHistories: number; faultSets: number; choicePrefixes: number; exhausted?: boolean };
+  /** pct: the depth, the tie points k and event sources n of the scenario as written, and the
+   *  probability bound 1/(n·k^(d−1)) per run. */
+  pct?: { depth: number; ties: number; sources: number; bound: number };
 }
 
 /** What one shard (or one whole search) hands back; report.json holds it. */
@@ -139,5 +149,5 @@ export interface ExploreReport {
   stats: ExploreStats;
   /** Kept so that shard reports merge into exactly one run's report. */
   coverage: Coverage;
-  finds: Array<Omit<ShrunkFind, 'yaml' | 'explanation' | 'issue' | 'trace'>>;
+  finds: Array<Omit<ShrunkFind, 'yaml' | 'explanation' | 'issue' | 'trace' | 'choices'>>;
 }

@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import { loadScenario } from '../scenario/index.js';
 import { faultSpace } from './faults.js';
 import { newSearch, partialOf, searchOne } from './search.js';
-import type { StrategyContext } from './strategy.js';
+import type { StrategyContext, StrategyName } from './strategy.js';
 import type { Oracle } from './types.js';
 
 export interface WorkerInit {
@@ -12,6 +12,8 @@ export interface WorkerInit {
   file: string;
   baseSeed: number;
   oracle: Oracle;
+  strategy: StrategyName;
+  pct?: StrategyContext['pct'];
 }
 export interface WorkerBatch {
   batch: number;
@@ -26,7 +28,7 @@ if (port !== null) {
     if (msg.init) {
       const loaded = loadScenario(msg.init.text, msg.init.file);
       if (!loaded.ok) throw new Error(`worker: the scenario ${msg.init.file} does not load`);
-      ctx = { scenario: loaded.scenario, baseSeed: msg.init.baseSeed, space: faultSpace(loaded.scenario, loaded.scenario.explore) };
+      ctx = { scenario: loaded.scenario, baseSeed: msg.init.baseSeed, space: faultSpace(loaded.scenario, loaded.scenario.explore), strategy: msg.init.strategy, pct: msg.init.pct };
       oracle = msg.init.oracle;
       return;
     }
