@@ -42,7 +42,7 @@ export function replayOf(deviations: ReadonlyArray<readonly [number, number]>): 
 /** PCT (Burckhardt et al., ASPLOS'10): each event source gets a random priority; the highest
  *  runs first at every tie; at d−1 random tie points the running source drops to the lowest
  *  priority. Deterministic from the plan. */
-function pctDriver(pct: NonNullable<RunPlan['pct']>): (p: Point) => number | undefined {
+function pctDriver(pct: NonNullable<RunPlan['pct']>, sink?: number[]): (p: Point) => number | undefined {
   const rng = new Rng(`explore/pct/${pct.seed}`);
   const prio = new Map<string, number>();
   let low = 0;
@@ -58,17 +58,19 @@ function pctDriver(pct: NonNullable<RunPlan['pct']>): (p: Point) => number | und
     let best = 0;
     for (let i = 1; i < p.candidates.length; i++) if (of(p.candidates[i]) > of(p.candidates[best])) best = i;
     if (change.has(ties++)) prio.set(p.candidates[best], (low -= 1));
+    sink?.push(best);
     return best;
   };
 }
 
-/** Run a plan. `record` keeps the run's choices (for a find: its choice log). */
-export function runPlanned(scenario: Scenario, plan: Pick<RunPlan, 'seed' | 'ties' | 'deviations' | 'pct'>, record = false): RunResult {
+/** Run a plan. `record` keeps the run's choices (for a find: its choice log); `sink` receives a
+ *  PCT run's tie decisions. */
+export function runPlanned(scenario: Scenario, plan: Pick<RunPlan, 'seed' | 'ties' | 'deviations' | 'pct'>, record = false, sink?: number[]): RunResult {
   const c: ChoiceOpts = {};
   if (record) c.record = true;
   if (plan.ties) c.ties = true;
   if (plan.deviations && plan.deviations.length > 0) c.replay = replayOf(plan.deviations);
-  if (plan.pct) c.driver = pctDriver(plan.pct);
+  if (plan.pct) c.driver = pctDriver(plan.pct, sink);
   const opts = Object.keys(c).length > 0 ? ({ seed: plan.seed, choices: c } as unknown as RunOptions) : { seed: plan.seed };
   return runScenario(scenario, opts);
 }

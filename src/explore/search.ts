@@ -59,13 +59,14 @@ export function searchOne(st: SearchState, k: number): void {
  *  counts its distinct tie decisions. */
 export function searchPlan(st: SearchState, plan: RunPlan): { histories: string[]; failed: boolean; choices?: Choice[] } {
   const scenario = applyPlan(st.ctx.scenario, plan.faults, undefined, st.expect);
-  const driven = plan.ties === true || plan.pct !== undefined;
-  const r = runPlanned(scenario, plan, driven);
+  // exhaustive needs each run's choice points; pct only its tie decisions.
+  const record = plan.ties === true && plan.pct === undefined;
+  const decisions: number[] = [];
+  const r = runPlanned(scenario, plan, record, decisions);
   st.runs++;
-  const ch = driven ? choicesOf(r) : undefined;
-  if (ch) {
-    st.choicePrefixes.add(hash32(ch.map((c) => (c.kind === 'tie' || c.kind === 'pick' || c.kind === 'shuffle' ? c.value : '')).join(',')));
-  }
+  const ch = record ? choicesOf(r) : undefined;
+  if (ch) st.choicePrefixes.add(hash32((plan.deviations ?? []).map(([i, v]) => `${i}=${v}`).join(',')));
+  if (plan.pct) st.choicePrefixes.add(hash32(decisions.join(',')));
   const histories = statusHistories(r);
   for (const h of histories) st.histories.add(h);
   st.faultSets.add([...new Set(plan.faults.map((f) => f.kind))].sort().join('+') || 'none');
