@@ -50,15 +50,22 @@ export function shrinkFind(base: Scenario, find: RawFind, oracle: Oracle): Shrin
   const start = replayablePlan(base, find, keep, (p) => test({ faults: p.faults, red: NO_RED, seed: p.seed, ties: p.ties, deviations: p.deviations }));
   let cur: ShrinkState = { faults: start.faults.slice(), red: NO_RED, seed: start.seed, ties: start.ties, deviations: start.deviations };
   const targetPod = find.signature.pod;
+  // An expectation can be made to fail by taking away what it is about (its steps, its pods, the
+  // time it needs): an expect find keeps the scenario's own steps, pods and `until`.
+  const scenarioPasses = find.signature.oracle === 'invariant';
   const passes: Array<(s: ShrinkState) => ShrinkState | undefined> = [
     (s) => shrinkChoices(s, test),
     (s) => dropFaults(s, test),
-    (s) => dropSteps(s, base, test),
-    (s) => dropPods(s, base, targetPod, test),
-    (s) => dropContainers(s, base, test),
-    (s) => shortenUntil(s, base, test),
+    ...(scenarioPasses
+      ? [
+          (s: ShrinkState) => dropSteps(s, base, test),
+          (s: ShrinkState) => dropPods(s, base, targetPod, keep, test),
+          (s: ShrinkState) => dropContainers(s, base, test),
+          (s: ShrinkState) => shortenUntil(s, base, test),
+        ]
+      : []),
     (s) => roundFaults(s, test),
-    (s) => roundSteps(s, base, test),
+    ...(scenarioPasses ? [(s: ShrinkState) => roundSteps(s, base, test)] : []),
     (s) => tryFirst(s, [base.seed, 1].filter((x) => x !== s.seed).map((seed) => ({ ...s, seed })), test),
   ];
   for (let round = 0; round < 4; round++) {
@@ -121,14 +128,14 @@ function dropSteps(s: ShrinkState, base: Scenario, test: Test): ShrinkState | un
   return changed ? cur : undefined;
 }
 
-function dropPods(s: ShrinkState, base: Scenario, targetPod: string, test: Test): ShrinkState | undefined {
+function dropPods(s: ShrinkState, base: Scenario, targetPod: string, keep: readonly Assertion[], test: Test): ShrinkState | undefined {
   let cur = s;
   let changed = false;
   for (let i = base.pods.length - 1; i >= 0; i--) {
     if (cur.red.dropPods.includes(i) || base.pods[i].key === targetPod) continue;
     const key = base.pods[i].key;
     // An assertion or a kept step that names the pod would stop meaning anything: keep the pod.
-    if (base.expect.some((a) => 'pod' in a && a.pod === key && a.kind === 'violation')) continue;
+    if (keep.some((a) => 'pod' in a && a.pod === key)) continue;
     const c = { ...cur, red: { ...cur.red, dropPods: [...cur.red.dropPods, i].sort((a, b) => a - b) } };
     if (test(c)) {
       cur = c;
