@@ -123,6 +123,23 @@ describe('kss explore: the negative control and bad input', () => {
       expect(r.err).not.toMatch(/\n\s+at .*\.(js|ts):\d+/);
     }
   });
+  it('--time runs a prefix of the search within the budget', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kss-explore-time-'));
+    const r = await kss(['explore', 'scenarios/explore/channel-burst-classic.yaml', '--time', '1s', '--out', dir, '--reporter', 'json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.stats.runs).toBeGreaterThan(0);
+    expect(report.runsRequested).toBeUndefined();
+  });
+  it('spec.explore is checked like the rest of the file: a bad fault kind is a positioned error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kss-explore-bad-'));
+    const file = join(dir, 'bad.yaml');
+    const text = readFileSync(join(REPO, 'scenarios/explore/volume-stuck-classic.yaml'), 'utf8').replace('faults: [delete, partition, fail]', 'faults: [delete, partitoin]');
+    (await import('node:fs')).writeFileSync(file, text);
+    const r = await kss(['explore', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/error \w+ at spec\.explore\.faults\[1\]/);
+  });
   it('junit reporter: one failing case per find', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kss-explore-junit-'));
     const r = await kss(['explore', 'scenarios/explore/volume-stuck-classic.yaml', '--runs', '20', '--out', dir, '--reporter', 'junit']);
