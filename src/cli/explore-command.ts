@@ -182,7 +182,7 @@ function prettyReport(res: ExploreResult, outDir: string, color: boolean): strin
     const replay = f.choicesFile ? `kss run ${file} --choices ${join(outDir, f.choicesFile)}` : `kss run ${file}`;
     lines.push(
       `${c.red.bold('FIND')} ${f.id} ×${f.count}: ${f.signature.oracle} ${f.signature.name}, pod role ${f.signature.role}, after ${f.signature.event}` +
-        ` — shrunk to ${f.shrunk.faults} fault(s), ${f.shrunk.steps} step(s), ${f.shrunk.pods} pod(s) in ${f.shrinkRuns} runs, ${(res.timing.shrinkMs[i] / 1000).toFixed(1)} s`,
+        ` — ${f.shrinkRuns > 0 ? "shrunk to" : "as found:"} ${f.shrunk.faults} fault(s), ${f.shrunk.steps} step(s), ${f.shrunk.pods} pod(s) in ${f.shrinkRuns} runs, ${(res.timing.shrinkMs[i] / 1000).toFixed(1)} s`,
       `  ${file}`,
       `  replay: ${replay}`,
     );

@@ -7,7 +7,8 @@ import { replayOf, runPlanned } from './choices.js';
 import { explainFind } from './explain.js';
 import { describeFault } from './faults.js';
 import { hash32, signatureKey, signaturesOf } from './oracle.js';
-import { shrinkFind } from './shrink.js';
+import { shrinkFind, type ShrinkResult } from './shrink.js';
+import { exactPlan } from './shrink-choices.js';
 import type { Oracle, RawFind, ShrunkFind } from './types.js';
 import { findName, shrunkScenarioText } from './write-scenario.js';
 
@@ -24,12 +25,27 @@ export function traceText(r: RunResult): string {
 
 export class ShrinkError extends Error {}
 
+/** The find as it was found, unshrunk (--no-shrink, or when a shrunk file would not replay). */
+function unshrunk(base: Scenario, find: RawFind, oracle: Oracle): ShrinkResult {
+  const expect = find.signature.oracle === 'expect' ? base.expect.filter((a) => a.kind !== 'violation') : [];
+  const keep = oracle === 'invariants' ? base.expect.filter((a) => a.kind === 'violation') : base.expect;
+  const p = exactPlan(base, find, keep);
+  return { state: { faults: p.faults, red: { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} }, seed: p.seed, ties: p.ties, deviations: p.deviations }, expect, runs: 0 };
+}
+
 export function finishFind(base: Scenario, data: unknown, find: RawFind, oracle: Oracle, shrink = true): ShrunkFind {
+  if (!shrink) return finishWith(base, data, find, oracle, unshrunk(base, find, oracle));
+  try {
+    return finishWith(base, data, find, oracle, shrinkFind(base, find, oracle));
+  } catch (e) {
+    if (!(e instanceof ShrinkError)) throw e;
+    return finishWith(base, data, find, oracle, unshrunk(base, find, oracle));
+  }
+}
+
+function finishWith(base: Scenario, data: unknown, find: RawFind, oracle: Oracle, shrunk: ShrinkResult): ShrunkFind {
   const id = findId(find);
   const fileName = `finds/${id}.yaml`;
-  const shrunk = shrink
-    ? shrinkFind(base, find, oracle)
-    : { state: { faults: find.plan.faults, red: { dropPods: [], dropSteps: [], dropContainers: [], stepAt: {} }, seed: find.plan.seed, ties: find.plan.ties, deviations: find.plan.deviations }, expect: [], runs: 0 };
   const sig = find.signature;
   const description =
     `kss explore found ${sig.oracle === 'invariant' ? `a violation of ${sig.name}` : `a failing ${sig.name} expectation`} for ${sig.pod || 'a pod'} ` +

@@ -60,3 +60,11 @@ export function shrinkChoices<S extends ChoiceState>(s: S, test: Test<S>): S | u
   }
   return changed ? cur : undefined;
 }
+
+/** A find's run as it was, replayable from a file: a PCT run as every choice it made. */
+export function exactPlan(base: Scenario, find: RawFind, expect: Scenario['expect']): RunPlan {
+  const p = find.plan;
+  if (!p.pct) return p;
+  const rec = choicesOf(runPlanned(applyPlan(base, p.faults, undefined, expect), p, true)) ?? [];
+  return { run: p.run, seed: p.seed, faults: p.faults, ties: true, deviations: rec.map((c, i) => [i, c.value] as [number, number]) };
+}
