@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { workerExecArgv } from '../testing/pool.js';
 import type { Partial } from './search.js';
 import type { WorkerInit } from './worker.js';
 
@@ -52,6 +51,19 @@ export function resolveExploreWorker(moduleUrl: string = import.meta.url): URL |
   const candidates = here.pathname.endsWith('.js') ? [new URL('./worker.js', here)] : [new URL('../../dist/explore/worker.js', here)];
   for (const u of candidates) if (existsSync(fileURLToPath(u))) return u;
   return undefined;
+}
+
+/** The parent's Node flags, less those a worker refuses (`node --input-type=module -e …`). */
+function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith('--input-type')) {
+      if (argv[i] === '--input-type') i++;
+      continue;
+    }
+    out.push(argv[i]);
+  }
+  return out;
 }
 
 export interface PoolRun {
