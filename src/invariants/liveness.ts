@@ -223,7 +223,7 @@ export class DeletionCompletes extends LivenessChecker {
     if (w.runtime !== null) return true;
     if (isMirrorPod(p)) return false;
     const entry = w.kubelet()?.statusManager.cachedEntry(p.metadata?.uid ?? '');
-    return entry !== undefined && (w.variant === 'classic' || entry.podIsFinished === true);
+    return entry !== undefined && (w.variant !== 'current' || entry.podIsFinished === true);
   }
 
   protected judge(t: number, since: number): void {

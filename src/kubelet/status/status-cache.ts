@@ -18,6 +18,7 @@ import {
   PodReady,
   PodReadyToStartContainers,
   PodScheduled,
+  hasStatusChannel,
   type Generation,
   type StatusFeatureGates,
 } from './types.js';
@@ -66,6 +67,7 @@ export interface StatusManagerOptions {
 /** updateStatusInternal stamps lastTransitionTime on these condition types. */
 const LTT_TYPES: Record<Generation, readonly string[]> = {
   classic: [ContainersReady, PodReady, PodInitialized, PodScheduled],
+  transitional: [ContainersReady, PodReady, PodInitialized, PodScheduled],
   current: [ContainersReady, PodReady, PodInitialized, PodReadyToStartContainers, PodScheduled, DisruptionTarget],
 };
 
@@ -137,7 +139,7 @@ export abstract class StatusCache {
     this.syncPeriodMs = opts.config.syncPeriodMs;
     this.group = opts.group;
     this.rng = opts.rng;
-    const cap = this.gen === 'classic' ? opts.config.statusChannelCapacity : 1;
+    const cap = hasStatusChannel(this.gen) ? opts.config.statusChannelCapacity : 1;
     this.podStatusChannel = new Channel(this.engine, cap, 'status/podStatusChannel');
     this.manualBatches = new Channel<boolean>(this.engine, 1 << 20, 'status/manualBatches');
   }
@@ -175,7 +177,7 @@ export abstract class StatusCache {
 
   /** deletePodStatus */
   deletePodStatus(uid: UID): void {
-    if (this.podStatuses.delete(uid)) this.sortedUIDs = null;
+    if (this.podStatuses.delete(uid)) this.sortedUIDsRemove(uid);
     this.unsent.delete(uid);
     this.sameMemo.delete(uid);
     this.reconcileMemo.delete(uid);
@@ -276,10 +278,10 @@ export abstract class StatusCache {
     Object.freeze(entry);
     this.podStatuses.set(uid, entry);
     this.noteVersions(uid);
-    if (cached === undefined) this.sortedUIDs = null;
+    if (cached === undefined) this.sortedUIDsInsert(uid);
     this.emit('status.set', key, uid, { version });
 
-    if (this.gen === 'classic') {
+    if (hasStatusChannel(this.gen)) {
       if (this.podStatusChannel.trySend({ podUID: uid, status: entry })) return true;
       this.log('V4', 'Skipping the status update for pod for now because the channel is full', key, { uid, version });
       this.emit('status.drop', key, uid, { version });
@@ -334,5 +336,35 @@ export abstract class StatusCache {
   protected sortedStatusUIDs(): readonly UID[] {
     if (this.sortedUIDs === null || this.sortedUIDs.length !== this.podStatuses.size) this.sortedUIDs = [...this.podStatuses.keys()].sort();
     return this.sortedUIDs;
+  }
+
+  /** A new key of podStatuses joins the sorted list at its place (a binary search and one splice,
+   *  where re-sorting every key after each new pod made a run of N pods O(N² log N)). */
+  private sortedUIDsInsert(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    a.splice(lo, 0, uid);
+  }
+
+  /** A removed key of podStatuses leaves the sorted list. */
+  private sortedUIDsRemove(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    if (a[lo] === uid) a.splice(lo, 1);
+    else this.sortedUIDs = null;
   }
 }
