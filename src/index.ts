@@ -15,6 +15,8 @@ export { runScenario, traceHeader, traceSummary, TOOL_VERSION } from './world/ru
 export type { RunResult, RunOptions } from './world/run.js';
 export type { TraceRecord } from './world/tracer.js';
 export type { AssertionResult } from './world/assertions.js';
+// The choice log (docs/choices.md): runScenario(s, { choices: { record, replay, ties, driver } }).
+export type { ChoiceEntry, ChoiceKind, ChoiceOptions, ChoiceStep, ChoicePoint, ChoiceDriver, DrivenInfo, TieMode } from './engine/index.js';
 
 // Running a suite (what `kss test` does), goldens and reports.
 export { runSuite, planSuite, runCase, discoverScenarios, parseShard, takeShard, SuiteUsageError, suiteJUnit, suiteJson } from './testing/index.js';

@@ -34,7 +34,11 @@ function runOptions(y: Argv) {
     .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
     .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
     .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
-    .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' });
+    .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' })
+    .option('choices', { type: 'string', describe: 'drive the run from the choices in FILE (JSON or JSON Lines; the seed decides past its end)' })
+    .option('record-choices', { type: 'string', describe: 'write every choice the run makes to FILE as JSON Lines (whole or not at all)' })
+    .option('ties', { type: 'boolean', default: false, describe: 'make ties between same-instant events choice points (in insertion order unless --choices orders them)' })
+    .option('random-ties', { type: 'boolean', default: false, describe: 'the same, with ties drawn from the seed unless --choices orders them' });
 }
 
 /** `kss test`'s options. */
@@ -78,6 +82,10 @@ function runArgs(a: Parsed<typeof runOptions>): Parameters<typeof runCommand>[0]
     stats: a.stats,
     verbose: a.verbose,
     maxEvents: a['max-events'],
+    choices: a.choices,
+    recordChoices: a['record-choices'],
+    ties: a.ties,
+    randomTies: a['random-ties'],
   };
 }
 

@@ -4,7 +4,9 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
-import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
+import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
+import type { ChoiceOptions, DrivenInfo } from '../engine/index.js';
+import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
 import { writeFileAtomic } from '../report/atomic.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
@@ -21,10 +23,41 @@ export interface RunArgs {
   verbose: boolean;
   maxEvents?: number;
   quiet?: boolean;
+  /** Drive the run from this choices file (docs/choices.md). */
+  choices?: string;
+  /** Write the run's choices to this file. */
+  recordChoices?: string;
+  /** Same-instant ties become choice points (left in insertion order unless --choices says). */
+  ties?: boolean;
+  /** ... drawn from the seed. */
+  randomTies?: boolean;
 }
 
-export function replayCommand(file: string, seed: number, variant: Variant): string {
-  return `kss run ${file} --seed ${seed} --status-manager ${variant}`;
+export function replayCommand(file: string, seed: number, variant: Variant, driven?: DrivenInfo): string {
+  const how = driven === undefined ? '' : `${driven.source !== undefined ? ` --choices ${driven.source}` : ''}${driven.ties === 'random' ? ' --random-ties' : driven.ties ? ' --ties' : ''}`;
+  return `kss run ${file} --seed ${seed} --status-manager ${variant}${how}`;
+}
+
+/** The choices options of `kss run`, or an exit code after a bad choices file. */
+function choiceOptions(args: RunArgs, io: CliIO): { choices?: ChoiceOptions; seed?: number; variant?: Variant } | number {
+  if (args.choices === undefined && args.recordChoices === undefined && !args.ties && !args.randomTies) return {};
+  let file: ChoicesFile | undefined;
+  if (args.choices !== undefined) {
+    try {
+      file = readChoicesFile(resolve(io.cwd, args.choices), args.choices);
+    } catch (err) {
+      if (!(err instanceof ChoicesFileError)) throw err;
+      io.stderr(err.message + '\n');
+      return EXIT_USAGE;
+    }
+  }
+  const ties = args.randomTies ? 'random' : args.ties ? true : (file?.ties ?? false);
+  const choices: ChoiceOptions = { record: args.recordChoices !== undefined, ties };
+  if (file !== undefined) {
+    choices.replay = file.steps;
+    choices.source = args.choices;
+  }
+  return { choices, seed: file?.seed, variant: file?.variant };
 }
 
 export function* traceLines(r: RunResult): Generator<string> {
@@ -47,7 +80,7 @@ export function verdictText(r: RunResult, color: boolean): string[] {
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
-  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant)}`);
+  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant, r.driven)}`);
   return out;
 }
 
@@ -72,10 +105,21 @@ export function runCommand(args: RunArgs, io: CliIO): number {
       return EXIT_USAGE;
     }
   }
+  const driven = choiceOptions(args, io);
+  if (typeof driven === 'number') return driven;
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
-  const r = runScenario(scenario, { seed: args.seed, untilMs, variant: args.statusManager, maxEvents: args.maxEvents });
+  const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
+  if (args.recordChoices !== undefined && r.choices !== undefined) {
+    const meta = { version: TOOL_VERSION, scenario: r.scenario.name, seed: r.seed, variant: r.variant, ties: r.driven?.ties ?? false };
+    try {
+      writeFileAtomic(resolve(io.cwd, args.recordChoices), choicesLines(meta, r.choices));
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --record-choices: could not write ${args.recordChoices}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (args.trace !== undefined) {
     try {
       writeFileAtomic(resolve(io.cwd, args.trace), traceLines(r));
