@@ -3,29 +3,16 @@
 // PCT scheduler. The one place explore runs a plan, so the search, the shrinker and the written
 // find all drive a run the same way.
 import { Rng } from '../engine/rng.js';
+import type { ChoiceEntry, ChoiceOptions, ChoicePoint } from '../engine/index.js';
 import type { Scenario } from '../scenario/types.js';
-import { runScenario, type RunOptions, type RunResult } from '../world/run.js';
+import { runScenario, type RunResult } from '../world/run.js';
 import type { RunPlan } from './types.js';
 
-/** What explore reads of a recorded choice (engine/choices.ts ChoiceEntry). */
-export interface Choice {
-  label: string;
-  kind: string;
-  arity: number;
-  value: number;
-}
-interface Point extends Choice {
-  index: number;
-  natural: number;
-  candidates?: string[];
-}
+/** A recorded choice (engine/choices.ts). */
+export type Choice = ChoiceEntry;
+type Point = ChoicePoint;
 type Step = number | null;
-interface ChoiceOpts {
-  record?: boolean;
-  replay?: Step[];
-  ties?: boolean;
-  driver?: (p: Point) => number | undefined;
-}
+type ChoiceOpts = ChoiceOptions;
 
 /** Kinds worth varying: ties, select picks, map orders. UIDs, skipped shuffles and jitter change
  *  nothing a search cares about; latencies vary with the seed. */
@@ -71,13 +58,12 @@ export function runPlanned(scenario: Scenario, plan: Pick<RunPlan, 'seed' | 'tie
   if (plan.ties) c.ties = true;
   if (plan.deviations && plan.deviations.length > 0) c.replay = replayOf(plan.deviations);
   if (plan.pct) c.driver = pctDriver(plan.pct, sink);
-  const opts = Object.keys(c).length > 0 ? ({ seed: plan.seed, choices: c } as unknown as RunOptions) : { seed: plan.seed };
-  return runScenario(scenario, opts);
+  return runScenario(scenario, Object.keys(c).length > 0 ? { seed: plan.seed, choices: c } : { seed: plan.seed });
 }
 
-/** The choices a run made, when this build records them (the engine's choice log). */
+/** The choices a recorded run made. */
 export function choicesOf(r: RunResult): Choice[] | undefined {
-  return (r as unknown as { choices?: Choice[] }).choices;
+  return r.choices;
 }
 
 /** Whether runs can be driven by choices in this build. */
@@ -108,6 +94,6 @@ export function tieCensus(scenario: Scenario): { ties: number; sources: number }
       return undefined;
     },
   };
-  runScenario(scenario, { seed: scenario.seed, choices: c } as unknown as RunOptions);
+  runScenario(scenario, { seed: scenario.seed, choices: c });
   return { ties, sources: names.size };
 }
