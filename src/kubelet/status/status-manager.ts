@@ -16,7 +16,7 @@
 // cache and version book-keeping, updateStatusInternal) < status-setters.ts (the Set*/Terminate
 // API) < this file.
 import { Channel, select, type Proc } from '../../engine/index.js';
-import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, podUID, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, podUID, type Pod, type PodCondition, type PodStatus, type UID } from '../../model/pod.js';
 import type { StatusManagerApi } from '../api.js';
 import { mergePodStatus } from './merge.js';
 import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
@@ -253,6 +253,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     }
 
     const oldStatus = pod.status ?? {};
+    let restamped: PodCondition | undefined;
     const merged =
       this.gen === 'classic'
         ? mergePodStatus(oldStatus, st.status, 'classic')
@@ -260,7 +261,9 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
             couldHaveRunningContainers: this.deletionSafety.podCouldHaveRunningContainers(pod),
             gates: this.gates,
             now: this.clock.now(),
+            onRestamp: (c) => (restamped = c),
           });
+    if (restamped !== undefined) this.aliasDisruptionTargetRestamp(uid, st, restamped);
 
     // statusutil.PatchPodStatus
     const ns = pod.metadata?.namespace ?? '';
