@@ -140,6 +140,20 @@ export const INVARIANT_NAMES = [
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
+/** spec.nodeLifecycle, defaulted as kube-controller-manager and the kubelet are. */
+export interface NodeLifecycleConfig {
+  /** --node-monitor-period: 5s */
+  nodeMonitorPeriodMs: number;
+  /** --node-monitor-grace-period: 40s */
+  nodeMonitorGracePeriodMs: number;
+  /** the kubelet's nodeLeaseDurationSeconds: 40s (renewed every quarter of it) */
+  leaseDurationMs: number;
+  /** the kubelet's nodeStatusUpdateFrequency: 10s */
+  nodeStatusUpdateFrequencyMs: number;
+  /** the cluster's other nodes, always Ready, without pods: 2 */
+  healthyNodes: number;
+}
+
 export interface Scenario {
   /** Path of the file it was loaded from ("<string>" when loaded from text). */
   file: string;
@@ -160,5 +174,7 @@ export interface Scenario {
   invariants: InvariantName[]; // `all` → every name, `none` → []
   /** Extension: what `kss explore` may inject (README "Extensions"). */
   explore?: ExploreSpec;
+  /** The node lifecycle (spec.nodeLifecycle); undefined when the scenario has none. */
+  nodeLifecycle?: NodeLifecycleConfig;
   /** Extension fields under x-kss at the top of spec (reserved). */
 }
