@@ -25,6 +25,14 @@ export { goldenLines, goldenPathFor, diffLines } from './report/golden.js';
 export { junitXml, xmlEscape } from './report/junit.js';
 export type { JUnitCase, JUnitSuite } from './report/junit.js';
 
+// The views of a trace (README "Seeing a race").
+export { mermaidLines } from './report/mermaid.js';
+export { htmlPage } from './report/html.js';
+export { chromeTraceText } from './report/chrome-trace.js';
+export { shivizText, shivizMulti } from './report/shiviz.js';
+export { diffReport } from './report/diff-view.js';
+export { explainViolation, explainAssertion } from './report/explain.js';
+
 // Exploring: search a scenario's faults for violations and shrink each find (what `kss explore` does).
 export { explore, DEFAULT_RUNS } from './explore/explore.js';
 export type { ExploreResult, ExploreInput } from './explore/explore.js';

@@ -11,14 +11,15 @@ import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
 import { writeFileAtomic } from '../report/atomic.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import type { Variant } from '../scenario/types.js';
+import { failedMarks, parseViewArgs, printMermaid, traceFileText, writeHtml, type ViewArgs } from './views-output.js';
 
-export interface RunArgs {
+export interface RunArgs extends ViewArgs {
   scenario: string;
   seed?: number;
   until?: string;
   statusManager?: Variant;
   trace?: string;
-  format: 'pretty' | 'json';
+  format: 'pretty' | 'json' | 'mermaid';
   stats: boolean;
   verbose: boolean;
   maxEvents?: number;
@@ -111,6 +112,11 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const driven = choiceOptions(args, io);
   if (typeof driven === 'number') return driven;
+  const views = parseViewArgs(args);
+  if (typeof views === 'string') {
+    io.stderr(views + '\n');
+    return EXIT_USAGE;
+  }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
   const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices });
@@ -126,13 +132,19 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   if (args.trace !== undefined) {
     try {
-      writeFileAtomic(resolve(io.cwd, args.trace), traceLines(r));
+      writeFileAtomic(resolve(io.cwd, args.trace), traceFileText(r, args.traceFormat, () => traceLines(r)));
     } catch (err) {
       io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
       return EXIT_USAGE;
     }
   }
-  if (args.format === 'json') {
+  const marks = failedMarks(r, scenario.expect);
+  if (args.html !== undefined) {
+    const failed = writeHtml(r, args.html, marks, io, views.pod);
+    if (failed !== undefined) return failed;
+  }
+  if (args.format === 'mermaid') printMermaid(r, views, io, marks);
+  else if (args.format === 'json') {
     io.stdout(
       JSON.stringify({
         ...traceSummary(r),
@@ -145,7 +157,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
       }) + '\n',
     );
   } else if (!args.quiet) {
-    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose })) io.stdout(line + '\n');
+    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) io.stdout(line + '\n');
     io.stdout('\n');
     for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
   }

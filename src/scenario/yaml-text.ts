@@ -12,3 +12,8 @@ export function yamlData(text: string): unknown {
 export function yamlText(data: unknown): string {
   return stringify(data, { aliasDuplicateObjects: false, lineWidth: 0, flowCollectionPadding: true });
 }
+
+/** Plain data as YAML text, for people (`kss inspect`). */
+export function toYamlText(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+}
