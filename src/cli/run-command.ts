@@ -85,6 +85,23 @@ export function verdictText(r: RunResult, color: boolean): string[] {
   return out;
 }
 
+/** Load-time warnings, named by the path the user gave. */
+function showWarnings(warnings: Parameters<typeof renderIssues>[0] | undefined, path: string, given: string, io: CliIO): void {
+  if (!warnings?.length) return;
+  io.stderr(renderIssues(warnings.map((i) => (i.file === path ? { ...i, file: given } : i)), readSource(path)) + '\n');
+}
+
+/** --until in ms (undefined: not given), or null after a usage error was written. */
+function untilOf(args: RunArgs, io: CliIO): number | undefined | null {
+  if (args.until === undefined) return undefined;
+  const ms = parseDuration(args.until);
+  if (ms === undefined || ms < 0) {
+    io.stderr(`error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${JSON.stringify(args.until)}\n`);
+    return null;
+  }
+  return ms;
+}
+
 export function runCommand(args: RunArgs, io: CliIO): number {
   if (typeof args.scenario !== 'string' || args.scenario === '') {
     io.stderr(`error USAGE: kss run needs a scenario file: kss run <scenario.yaml>\n`);
@@ -97,19 +114,10 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     io.stderr(renderIssues(issues, readSource(path)) + '\n');
     return EXIT_USAGE;
   }
-  if (loaded.warnings?.length) {
-    const warnings = loaded.warnings.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
-    io.stderr(renderIssues(warnings, readSource(path)) + '\n');
-  }
+  showWarnings(loaded.warnings, path, args.scenario, io);
   const scenario = { ...loaded.scenario, file: args.scenario };
-  let untilMs: number | undefined;
-  if (args.until !== undefined) {
-    untilMs = parseDuration(args.until);
-    if (untilMs === undefined || untilMs < 0) {
-      io.stderr(`error BAD_DURATION at --until: expected a Go duration such as 90s or 2m, got ${JSON.stringify(args.until)}\n`);
-      return EXIT_USAGE;
-    }
-  }
+  const untilMs = untilOf(args, io);
+  if (untilMs === null) return EXIT_USAGE;
   const driven = choiceOptions(args, io);
   if (typeof driven === 'number') return driven;
   const views = parseViewArgs(args);
