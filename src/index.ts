@@ -32,3 +32,9 @@ export { chromeTraceText } from './report/chrome-trace.js';
 export { shivizText, shivizMulti } from './report/shiviz.js';
 export { diffReport } from './report/diff-view.js';
 export { explainViolation, explainAssertion } from './report/explain.js';
+
+// Exploring: search a scenario's faults for violations and shrink each find (what `kss explore` does).
+export { explore, DEFAULT_RUNS } from './explore/explore.js';
+export type { ExploreResult, ExploreInput } from './explore/explore.js';
+export type { ExploreOptions, ExploreReport, ShrunkFind, Signature, Fault, FaultKind, Oracle } from './explore/types.js';
+export { mergeReports } from './explore/report.js';

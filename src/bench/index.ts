@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
+import { exploreBench } from './explore.js';
 import { loadBench } from './load.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import { longCrashloop, nodeScaling, scalingPoints } from './scaling.js';
@@ -18,6 +19,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'kss-test': kssTest,
   'long-crashloop': longCrashloop,
   'node-scaling': nodeScaling,
+  explore: exploreBench,
 };
 /** Cases a parent case runs in a child process of their own; not run by a plain `npm run bench`. */
 const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {

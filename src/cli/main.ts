@@ -6,9 +6,10 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
-import { normalizeArgv } from './options.js';
+import { normalizeArgv, numberOption } from './options.js';
 import { replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
 import { TOOL_VERSION } from '../world/run.js';
+import { exploreBuilder, exploreCommand, exploreArgsOf } from './explore-command.js';
 import { diffArgs, diffCommand, diffOptions } from './diff-command.js';
 import { inspectArgs, inspectCommand, inspectOptions } from './inspect-command.js';
 
@@ -32,24 +33,13 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
   const parser = yargs(argv)
     .scriptName('kss')
     .usage('kss <command> [options]\n\nkubelet status simulator: a deterministic simulator of how the kubelet keeps pod status in sync with the apiserver.')
-    .command(
-      'run <scenario>',
-      'run one scenario and show its timeline and verdict',
-      runOptions,
-      (a) => {
-        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = runCommand(runArgs(a), io);
-      },
-    )
-    .command(
-      'test [paths..]',
-      'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)',
-      testOptions,
-      async (a) => {
-        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = await testCommand(testArgs(a), io);
-      },
-    )
+    // (yargs runs a command's handler even after a failed validation: each handler checks usageError)
+    .command('run <scenario>', 'run one scenario and show its timeline and verdict', runOptions, (a) => {
+      if (usageError === undefined) code = runCommand(runArgs(a), io);
+    })
+    .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions, async (a) => {
+      if (usageError === undefined) code = await testCommand(testArgs(a), io);
+    })
     .command(
       'replay <trace> [scenario]',
       'run a trace file\'s scenario again and require a byte-identical trace',
@@ -83,8 +73,12 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
         code = schemaCommand({ output: a.output }, io);
       },
     )
+    .command('explore <scenario> [dirs..]', 'search a scenario\'s faults for invariant violations and shrink each find (kss explore merge DIR... folds shard results)', exploreBuilder(numberOption), async (a) => {
+      if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
+      code = await exploreCommand(exploreArgsOf(a), io);
+    })
     .epilogue('kss --version prints the version. Each option is given once; --tag alone repeats.')
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff')
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff, explore')
     .strict()
     .help()
     .version(false)

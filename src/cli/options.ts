@@ -7,7 +7,7 @@
 //   for flags; an option given no value (`--seed` last) is a usage error.
 // - The first word names the command; an unknown one is a usage error, even with `--help`.
 
-export const COMMANDS = ['run', 'test', 'replay', 'validate', 'schema', 'inspect', 'diff'] as const;
+export const COMMANDS = ['run', 'test', 'replay', 'validate', 'schema', 'inspect', 'diff', 'explore'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Options that take a value, per command (long names). */
@@ -19,6 +19,7 @@ const VALUED: Record<CommandName, readonly string[]> = {
   schema: ['output'],
   inspect: ['at', 'pod', 'seed', 'status-manager'],
   diff: ['seeds', 'generations', 'status-manager', 'until', 'format'],
+  explore: ['runs', 'time', 'strategy', 'depth', 'max-deviations', 'seed', 'jobs', 'shard', 'shard-total', 'oracle', 'out', 'reporter'],
 };
 
 const SHORT: Record<string, string> = { j: 'jobs', o: 'output', v: 'verbose', q: 'quiet', h: 'help' };

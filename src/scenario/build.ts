@@ -138,6 +138,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     expect,
     invariants: inv === 'all' ? [...INVARIANT_NAMES] : inv === 'none' ? [] : [...new Set(inv)],
     pinned: [...new Set(spec.pinned ?? [])],
+    explore: spec.explore ? compact({ faults: spec.explore.faults, window: spec.explore.window && { fromMs: spec.explore.window.minMs, toMs: spec.explore.window.maxMs }, maxFaults: spec.explore.maxFaults }) : undefined,
     ...(spec.nodeLifecycle ? { nodeLifecycle: nodeLifecycleConfig(spec.nodeLifecycle) } : {}),
   });
 }

@@ -14,6 +14,7 @@ import {
   latency,
   podRef,
   positiveDuration,
+  range,
   Refusal,
   status,
   value,
@@ -22,7 +23,7 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
 // ---- pods ----
@@ -269,6 +270,9 @@ const spec = z.strictObject({
     .optional()
     .meta({ description: 'settings the scenario holds under only its own value: kss test --seed/--seeds and --status-manager run it once as written (seed) or skip it (statusManager), with a note; say why in a comment' }),
   'x-kss': z.record(z.string(), z.unknown()).optional(),
+  explore: z
+    .strictObject({ faults: z.array(z.enum(EXPLORE_FAULT_KINDS)).optional(), window: range.optional(), maxFaults: z.int().min(0).optional() })
+    .nullish(),
 });
 
 export const scenarioSchema = z

@@ -117,6 +117,16 @@ export type AssertionBody =
 
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 
+/** The fault kinds `kss explore` injects (`spec.explore.faults`). */
+export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'] as const;
+export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
+export interface ExploreSpec {
+  faults?: ExploreFaultKind[];
+  /** Faults start within [fromMs, toMs]. */
+  window?: { fromMs: number; toMs: number };
+  maxFaults?: number;
+}
+
 export const INVARIANT_NAMES = [
   'terminal-phase-sticky',
   'no-illegal-container-transition',
@@ -164,6 +174,8 @@ export interface Scenario {
   invariants: InvariantName[]; // `all` → every name, `none` → []
   /** Settings that hold only at the scenario's own value (`spec.pinned`, default none). */
   pinned: Array<'seed' | 'statusManager'>;
+  /** Extension: what `kss explore` may inject (README "Extensions"). */
+  explore?: ExploreSpec;
   /** The node lifecycle (spec.nodeLifecycle); undefined when the scenario has none. */
   nodeLifecycle?: NodeLifecycleConfig;
   /** Extension fields under x-kss at the top of spec (reserved). */

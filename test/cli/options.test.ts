@@ -116,8 +116,8 @@ describe('commands', () => {
     expect(r).toEqual({ code: 0, out: `${pkg.version}\n`, err: '' });
   });
 
-  it('an unknown command is a usage error, with --help too (kss explore --help printed the top-level help, exit 0)', async () => {
-    for (const argv of [['explore', '--help'], ['explore'], ['runn', GS]]) {
+  it('an unknown command is a usage error, with --help too (kss explore --help printed the top-level help, exit 0, before explore existed)', async () => {
+    for (const argv of [['explor', '--help'], ['frobnicate'], ['runn', GS]]) {
       const r = await kss(argv, REPO);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/^unknown command "\w+": the commands are run, test, replay, validate, schema/);
@@ -126,6 +126,9 @@ describe('commands', () => {
     const help = await kss(['run', '--help'], REPO);
     expect(help.code).toBe(0);
     expect(help.out).toContain('--max-events');
+    const explore = await kss(['explore', '--help'], REPO);
+    expect(explore.code).toBe(0);
+    expect(explore.out).toContain('--strategy');
   });
 });
 

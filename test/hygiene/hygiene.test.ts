@@ -98,7 +98,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['invariants'],
   ['world'],
   ['report'],
-  ['testing'],
+  ['testing', 'explore'],
   ['cli', 'bench'],
   ['index.ts'],
 ];

@@ -1,0 +1,164 @@
+// Swarm-style fault generation (TigerBeetle's VOPR, FoundationDB's BUGGIFY, Groce et al.'s swarm
+// testing): each run enables a random subset of the fault kinds, gives each a random rate, and
+// draws that many faults at random virtual instants inside the window. Every fault becomes plain
+// timeline steps of the scenario format, so a find is a scenario a user can read and run.
+import { Rng } from '../engine/rng.js';
+import { formatDuration, formatRfc3339, parseRfc3339 } from '../model/time.js';
+import type { Latency, Scenario, Step, StepAction, Verb } from '../scenario/types.js';
+import { FAULT_KINDS, type ExploreSpec, type Fault, type FaultKind } from './types.js';
+
+/** What generation needs of a scenario, computed once per search. */
+export interface FaultSpace {
+  kinds: FaultKind[];
+  fromMs: number;
+  toMs: number;
+  maxFaults: number;
+  /** Pods a user's delete or a second writer may target ("ns/name"), apiserver pods only. */
+  pods: string[];
+}
+
+export const DEFAULT_MAX_FAULTS = 4;
+
+/** The fault space of a scenario: every kind (or spec.explore.faults), within the window (default:
+ *  the first two thirds of the run, so that the rest of it can show whether the kubelet recovers). */
+export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpace {
+  const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
+  let kinds = [...(spec?.faults ?? FAULT_KINDS)];
+  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
+  const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
+  return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods };
+}
+
+const CODES = [409, 429, 500, 'timeout'] as const;
+const VERB_SETS: Verb[][] = [['get'], ['patch'], ['get', 'patch'], ['delete'], ['get', 'patch', 'delete']];
+
+/** The faults of one run, from its own stream: a subset of kinds, rates, instants. */
+export function swarmFaults(space: FaultSpace, rng: Rng): Fault[] {
+  if (space.kinds.length === 0 || space.maxFaults === 0) return [];
+  const enabled = space.kinds.filter(() => rng.float() < 0.5);
+  if (enabled.length === 0) enabled.push(space.kinds[rng.pick(space.kinds.length)]);
+  const weights = enabled.map(() => 1 + rng.int(0, 9));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const n = rng.int(1, space.maxFaults);
+  const out: Fault[] = [];
+  for (let i = 0; i < n; i++) {
+    let w = rng.int(1, total);
+    let k = 0;
+    while (w > weights[k]) w -= weights[k++];
+    out.push(drawFault(enabled[k], space, rng));
+  }
+  return out.sort((a, b) => a.atMs - b.atMs);
+}
+
+function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
+  const atMs = rng.int(space.fromMs, space.toMs);
+  const pod = () => space.pods[rng.pick(space.pods.length)];
+  switch (kind) {
+    case 'partition':
+      return { kind, atMs, forMs: rng.int(1_000, 60_000) };
+    case 'restartApiserver':
+      return { kind, atMs, downForMs: rng.int(0, 20_000) };
+    case 'restartKubelet':
+      return { kind, atMs, downForMs: rng.int(0, 10_000) };
+    case 'fail':
+      return { kind, atMs, verbs: VERB_SETS[rng.pick(VERB_SETS.length)], code: CODES[rng.pick(CODES.length)], count: rng.int(1, 5) };
+    case 'latency': {
+      const minMs = rng.int(1, 2_000);
+      return { kind, atMs, minMs, maxMs: minMs + rng.int(0, 5_000), forMs: rng.int(1_000, 60_000) };
+    }
+    case 'externalPatch':
+      return { kind, atMs, pod: pod(), condition: rng.float() < 0.75 ? 'Ready' : 'ContainersReady', value: rng.float() < 0.75 ? 'False' : 'True' };
+    case 'delete':
+      return { kind, atMs, pod: pod(), gracePeriodSeconds: [0, 1, 5, 30][rng.pick(4)] };
+  }
+}
+
+/** The timeline actions of a fault, each with its instant. */
+export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ atMs: number; action: StepAction }> {
+  switch (f.kind) {
+    case 'partition':
+      return [
+        { atMs: f.atMs, action: { action: 'partition' } },
+        { atMs: f.atMs + f.forMs, action: { action: 'repair' } },
+      ];
+    case 'restartApiserver':
+      return [{ atMs: f.atMs, action: { action: 'restartApiserver', downForMs: f.downForMs } }];
+    case 'restartKubelet':
+      return [{ atMs: f.atMs, action: { action: 'restartKubelet', downForMs: f.downForMs } }];
+    case 'fail':
+      return [{ atMs: f.atMs, action: { action: 'fail', verbs: f.verbs, code: f.code, count: f.count } }];
+    case 'latency': {
+      const r = { minMs: f.minMs, maxMs: f.maxMs };
+      const back = base ?? { get: r, patch: r, delete: r, create: r };
+      return [
+        { atMs: f.atMs, action: { action: 'latency', latency: { get: { ...r }, patch: { ...r }, delete: { ...r }, create: { ...r } } } },
+        { atMs: f.atMs + f.forMs, action: { action: 'latency', latency: { get: { ...back.get }, patch: { ...back.patch }, delete: { ...back.delete }, create: { ...back.create } } } },
+      ];
+    }
+    case 'externalPatch': {
+      const ltt = formatRfc3339(parseRfc3339(epoch)! + Math.floor(f.atMs / 1000) * 1000);
+      return [{ atMs: f.atMs, action: { action: 'externalPatch', pod: f.pod, status: { conditions: [{ type: f.condition, status: f.value, lastTransitionTime: ltt }] } } }];
+    }
+    case 'delete':
+      return [{ atMs: f.atMs, action: { action: 'delete', pod: f.pod, gracePeriodSeconds: f.gracePeriodSeconds } }];
+  }
+}
+
+/** The typed steps of a run's faults, after the scenario's own steps (`index` from `first`). */
+export function faultSteps(faults: readonly Fault[], epoch: string, first: number, base: Latency): Step[] {
+  const out: Step[] = [];
+  for (const f of faults) for (const a of faultActions(f, epoch, base)) out.push({ ...a.action, atMs: a.atMs, index: first + out.length, pos: { line: 0, col: 0 } } as Step);
+  return out;
+}
+
+/** A fault as YAML-ready timeline steps (`{ at: 12s, partition: {} }`). */
+export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unknown>> {
+  const at = formatDuration(f.atMs);
+  switch (f.kind) {
+    case 'partition':
+      return [{ at, partition: {} }, { at: formatDuration(f.atMs + f.forMs), repair: {} }];
+    case 'restartApiserver':
+      return [{ at, restartApiserver: { downFor: formatDuration(f.downForMs) } }];
+    case 'restartKubelet':
+      return [{ at, restartKubelet: { downFor: formatDuration(f.downForMs) } }];
+    case 'fail':
+      return [{ at, fail: { verbs: f.verbs, code: f.code, count: f.count } }];
+    case 'latency':
+      return [
+        { at, latency: range({ minMs: f.minMs, maxMs: f.maxMs }) },
+        { at: formatDuration(f.atMs + f.forMs), latency: { get: range(base.get), patch: range(base.patch), delete: range(base.delete), create: range(base.create) } },
+      ];
+    case 'externalPatch':
+      return [{ at, externalPatch: { pod: shortPod(f.pod), status: { conditions: [{ type: f.condition, status: f.value, lastTransitionTime: `@${formatDuration(Math.floor(f.atMs / 1000) * 1000)}` }] } } }];
+    case 'delete':
+      return [{ at, delete: { pod: shortPod(f.pod), gracePeriodSeconds: f.gracePeriodSeconds } }];
+  }
+}
+
+const range = (r: { minMs: number; maxMs: number }) => `${formatDuration(r.minMs)}..${formatDuration(r.maxMs)}`;
+
+/** "default/web" → "web"; other namespaces keep theirs. */
+export function shortPod(key: string): string {
+  return key.startsWith('default/') ? key.slice('default/'.length) : key;
+}
+
+/** A fault in words, for explanations and progress. */
+export function describeFault(f: Fault): string {
+  const at = formatDuration(f.atMs);
+  switch (f.kind) {
+    case 'partition':
+      return `a partition between the kubelet and the apiserver from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
+    case 'restartApiserver':
+      return `an apiserver restart at ${at} (down ${formatDuration(f.downForMs)})`;
+    case 'restartKubelet':
+      return `a kubelet restart at ${at} (down ${formatDuration(f.downForMs)})`;
+    case 'fail':
+      return `${f.count} ${f.verbs.join('/')} request(s) answered ${f.code} from ${at}`;
+    case 'latency':
+      return `request latency ${formatDuration(f.minMs)}..${formatDuration(f.maxMs)} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
+    case 'externalPatch':
+      return `a second writer setting ${f.condition}=${f.value} on ${shortPod(f.pod)} at ${at}`;
+    case 'delete':
+      return `a user's delete of ${shortPod(f.pod)} (grace ${f.gracePeriodSeconds}s) at ${at}`;
+  }
+}
