@@ -187,6 +187,7 @@ const attempt = z.strictObject({
   message: z.string().optional(),
   ready: z.boolean().optional(),
   started: z.boolean().optional(),
+  live: z.boolean().optional(),
 });
 
 const xKss = z

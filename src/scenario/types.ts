@@ -54,6 +54,8 @@ export interface Attempt {
    *  once running when the container has a probe... see README). */
   ready?: boolean;
   started?: boolean;
+  /** Extension: what the liveness probe answers while this attempt runs (default: no answer). */
+  live?: boolean;
 }
 
 export interface ScenarioPod {

@@ -31,6 +31,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     last.reasons === reasons &&
     last.probes === probes
   ) {
+    if (kl.gen === 'current') kl.probeWorkers.triggerUnready(uid, last.status);
     return last.status;
   }
   let logged = false;
@@ -58,6 +59,8 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     last.probes = probes;
     last.status = deepFreeze(status);
   }
+  // UpdatePodStatus's manual trigger of the readiness workers of unready containers (v1.22+)
+  if (kl.gen === 'current') kl.probeWorkers.triggerUnready(uid, status);
   return status;
 }
 

@@ -18,7 +18,8 @@ import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { PodWorkersClassic } from './pod-workers-classic.js';
 import { PodWorkersCurrent } from './pod-workers-current.js';
 import type { PodSyncer } from './pod-workers.js';
-import { ProbeManager } from './prober.js';
+import { ProbeManager, type ProbeKind, type ProbeResult } from './prober.js';
+import { ProbeWorkers } from './prober-worker.js';
 import type { Runtime } from './runtime.js';
 import type { Generation, RuntimePodStatus } from './types.js';
 import { BasicWorkQueue } from './work-queue.js';
@@ -91,6 +92,10 @@ export class KubeletState {
   readonly cache: PodCache;
   readonly pleg: GenericPLEG;
   readonly prober: ProbeManager;
+  /** The probe manager's workers (prober-worker.ts). */
+  readonly probeWorkers: ProbeWorkers;
+  /** The results managers' updates go here (kubelet.ts sets it: syncLoopIteration's probe cases). */
+  onProbeUpdate: (kind: ProbeKind, podUID: UID, containerName: string, containerID: string, result: ProbeResult) => void = () => {};
   /** The container restart back-off (kubelet.backOff / crashLoopBackOff). */
   readonly backoff: Backoff;
   readonly workQueue: BasicWorkQueue;
@@ -133,6 +138,9 @@ export class KubeletState {
   };
   /** The prober's startup results (computePodActions reads them). */
   readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
+  /** The prober's liveness / startup verdicts (computePodActions kills a container that failed one). */
+  readonly probeFailure = (containerID: string): 'liveness' | 'startup' | undefined =>
+    this.prober.getResult('liveness', containerID) === 'Failure' ? 'liveness' : this.prober.getResult('startup', containerID) === 'Failure' ? 'startup' : undefined;
   /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
   readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
   /** The processes and timers of this incarnation (stop() ends them). */
@@ -175,6 +183,22 @@ export class KubeletState {
     this.cache = new PodCache(this.engine);
     this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, onPlegEvents);
     this.prober = new ProbeManager(this.gen, this.gates);
+    const probeRng = this.rng.fork('probe');
+    this.probeWorkers = new ProbeWorkers({
+      gen: this.gen,
+      gates: this.gates,
+      results: this.prober,
+      rng: probeRng,
+      startMs: this.engine.nowMs,
+      nowMs: () => this.engine.nowMs,
+      spawn: (name, body) => this.spawn(name, body),
+      wake: (p, v) => this.engine.wake(p, v),
+      kill: (p) => this.engine.kill(p),
+      getPodStatus: (uid) => this.sm.getPodStatus(uid),
+      answer: (id, kind) => this.runtime.container(id)?.probeAnswers[kind],
+      toVirtual: (s) => this.clock.toVirtual(s),
+      onUpdate: (kind, uid, name, id, result) => this.onProbeUpdate(kind, uid, name, id, result),
+    });
     this.backoff = new Backoff(this.engine);
     this.workQueue = new BasicWorkQueue(this.engine);
     const jitterRng = this.rng.fork('jitter');

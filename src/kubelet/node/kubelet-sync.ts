@@ -40,6 +40,7 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
   kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
   yield* killPod(kl, pod, gracePeriodSeconds);
+  kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
   const stopped = kl.runtime.getPodStatus(uid);
   const still = stopped.containers.filter((c) => c.state === 'running').map((c) => c.id);

@@ -16,7 +16,7 @@ import { podsDifferSemantically } from './pod-config.js';
 import { deleteContainersInPod } from './pod-container-deletor.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
-import type { ProbeKind } from './prober.js';
+import type { ProbeKind, ProbeResult } from './prober.js';
 
 /** Start the kubelet's loops: the PLEG relist (at once, then every plegRelistPeriod), the sync
  *  ticker that hands due pods from the work queue to their workers, and housekeeping. */
@@ -95,6 +95,7 @@ export function podAdded(kl: KubeletState, pod: Pod): void {
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   dispatch(kl, pod, 'create');
+  kl.probeWorkers.addPod(pod);
 }
 
 /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
@@ -126,6 +127,7 @@ export function podRemoved(kl: KubeletState, pod: Pod): void {
   // classic deletePod: forget the worker, and the pod killer stops whatever still runs
   kl.workersClassic!.forgetWorker(uid);
   if (kl.runtime.hasRunningContainers(uid)) spawnKill(kl, pod, undefined, 'pod-killer');
+  kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
 }
 
@@ -229,9 +231,9 @@ export function cleanUpContainersInPod(kl: KubeletState, uid: UID, _exitedContai
   deleteContainersInPod(kl, podStatus);
 }
 
-/** A probe worker's result: cached per container instance; a change goes to the status manager
- *  (SetContainerReadiness / SetContainerStartup with the container ID) and, in the current
- *  generation, also syncs the pod (handleProbeSync). */
+/** A timeline `ready` / `started` / `live` step: the running container's probe answers `value`
+ *  from now on, and a probe with that answer lands now (the worker adopts it as a full run):
+ *  cached per container instance; a change goes to the kubelet's handler (probeUpdate). */
 export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, container: string, value: boolean): void {
   if (kl.stopped) return;
   const c = kl.runtime.runningContainer(podUID, container);
@@ -240,11 +242,35 @@ export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, cont
     kl.log('warning', `${kind} result for ${container}: no running container`, pod ? podKey(pod) : undefined, { uid: podUID });
     return;
   }
-  const changed = kl.prober.set(kind, podUID, c.id, value);
+  c.probeAnswers[kind] = value;
+  const result: ProbeResult = value ? 'Success' : 'Failure';
+  kl.probeWorkers.get(podUID, container, kind)?.adopt(c.id, result);
+  const changed = kl.prober.set(kind, podUID, c.id, result);
   if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result'); // (nothing reads it: counted, not built)
   else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
-  if (!changed) return;
-  if (kind === 'readiness') kl.sm.setContainerReadiness(podUID, c.id, value);
-  else kl.sm.setContainerStartup(podUID, c.id, value);
+  if (changed) handleProbeUpdate(kl, kind, pod, c.id, result);
+}
+
+/** A probe worker's result changed (results.Manager.Set sent an update): traced, then handled. */
+export function probeUpdate(kl: KubeletState, kind: ProbeKind, podUID: UID, container: string, containerID: string, result: ProbeResult): void {
+  if (kl.stopped) return;
+  const pod = kl.pm.getPodByUID(podUID);
+  if (pod === undefined) return;
+  if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result');
+  else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: result === 'Success', changed: true, ...(result === 'Unknown' ? { unknown: true } : {}) });
+  handleProbeUpdate(kl, kind, pod, containerID, result);
+}
+
+/** syncLoopIteration's probe cases: readiness and startup go to the status manager
+ *  (SetContainerReadiness / SetContainerStartup) and, in the current generation, sync the pod
+ *  (handleProbeSync); a liveness failure syncs the pod (both generations). */
+export function handleProbeUpdate(kl: KubeletState, kind: ProbeKind, pod: Pod, containerID: string, result: ProbeResult): void {
+  const uid = pod.metadata?.uid ?? '';
+  if (kind === 'liveness') {
+    if (result === 'Failure') handlePodSyncs(kl, [pod]);
+    return;
+  }
+  if (kind === 'readiness') kl.sm.setContainerReadiness(uid, containerID, result === 'Success');
+  else kl.sm.setContainerStartup(uid, containerID, result === 'Success');
   if (kl.gen === 'current') handlePodSyncs(kl, [pod]);
 }

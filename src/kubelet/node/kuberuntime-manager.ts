@@ -10,7 +10,6 @@ import { CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey } from './ba
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
-import { hasProbe } from './prober.js';
 import { DEFAULT_ATTEMPT, type RuntimeContainer } from './runtime.js';
 import type { RuntimePodStatus } from './types.js';
 
@@ -105,18 +104,15 @@ export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podS
   return undefined;
 }
 
-/** startContainer: the attempt for this instance from the scenario (the last one repeats), and
- *  the attempt's probe defaults. */
+/** startContainer: the attempt for this instance from the scenario (the last one repeats). */
 export function startContainer(kl: KubeletState, pod: Pod, c: Container): RuntimeContainer {
   const uid = pod.metadata?.uid ?? '';
   const prev = kl.runtime.latestContainer(uid, c.name);
   const n = prev === undefined ? 0 : prev.restartCount + 1;
   const attempts = kl.behaviour(pod)[c.name] ?? [];
   const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
-  const inst = kl.runtime.startContainer(pod, c, attempt);
-  if (attempt.ready !== undefined && hasProbe(c, 'readiness')) kl.prober.set('readiness', uid, inst.id, attempt.ready);
-  if (attempt.started !== undefined && hasProbe(c, 'startup')) kl.prober.set('startup', uid, inst.id, attempt.started);
-  return inst;
+  // (the attempt's probe answers go with the instance: its probe workers find them)
+  return kl.runtime.startContainer(pod, c, attempt);
 }
 
 /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)

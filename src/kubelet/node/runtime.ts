@@ -52,6 +52,9 @@ export class RuntimeContainer {
   killOwner: string | undefined;
   /** status() of the exited instance: nothing of it changes once it exited. */
   private exitedStatus: RuntimeContainerStatus | null = null;
+  /** What this instance's probes answer (the attempt's `ready` / `started` / `live`, then the
+   *  timeline's steps); undefined: no answer. It is the container's, so it outlives the kubelet. */
+  readonly probeAnswers: { readiness?: boolean; startup?: boolean; liveness?: boolean } = {};
 
   constructor(
     readonly id: string,
@@ -63,7 +66,11 @@ export class RuntimeContainer {
     readonly attempt: Attempt,
     readonly createdAtMs: number,
     readonly startedAtMs: number,
-  ) {}
+  ) {
+    if (attempt.ready !== undefined) this.probeAnswers.readiness = attempt.ready;
+    if (attempt.started !== undefined) this.probeAnswers.startup = attempt.started;
+    if (attempt.live !== undefined) this.probeAnswers.liveness = attempt.live;
+  }
 
   get running(): boolean {
     return this.state === 'running';
