@@ -15,6 +15,7 @@ import { getPhaseClassic, getPhaseCurrent } from './phase.js';
 import type { ProbeManager } from './prober.js';
 import { getPodQOS, type PodQOSClass } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
+import type { EvictResponse } from './active-deadline.js';
 
 /** Container state reasons of kubelet_pods.go. */
 export const PodInitializing = 'PodInitializing';
@@ -41,6 +42,8 @@ export interface GenerateContext {
   prober?: Pick<ProbeManager, 'updatePodStatus'>;
   /** Log sink for "Pod attempted illegal phase transition". */
   log?: (msg: string) => void;
+  /** The pod sync handlers' ShouldEvict (activeDeadlineSeconds): a reason and message, or none. */
+  shouldEvict?: () => EvictResponse | undefined;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -277,7 +280,11 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   let phase: string;
   let reason: string | undefined;
   let message: string | undefined;
+  const evict = ctx.shouldEvict?.();
   if (gen === 'classic') {
+    // v1.20: an evicting sync handler ends generation right after convertStatusToAPIStatus: no
+    // getPhase, no probes, no kubelet conditions (the others are kept)
+    if (evict !== undefined) return evictedStatusClassic(pod, apiStatus, containerStatuses, initContainerStatuses, evict);
     phase = getPhaseClassic(spec, all);
   } else {
     phase = getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
@@ -288,6 +295,12 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
     if (phase === oldPodStatus.phase) {
       reason = oldPodStatus.reason || apiStatus.reason || undefined;
       message = oldPodStatus.message || apiStatus.message || undefined;
+    }
+    // v1.22+: an internal module (active deadline) requested the pod be evicted
+    if (evict !== undefined) {
+      phase = 'Failed';
+      reason = evict.reason;
+      message = evict.message;
     }
   }
   if (isPodPhaseTerminal(apiStatus.phase) && phase !== apiStatus.phase) {
@@ -328,6 +341,18 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   }
   conditions.push({ type: PodScheduled, status: 'True' });
   s.conditions = conditions;
+  return s;
+}
+
+/** generateAPIPodStatus's classic early return for an evicted pod (v1.20 kubelet_pods.go):
+ *  convertStatusToAPIStatus's status (container statuses, QOS class, the non-kubelet conditions of
+ *  the API status) with phase Failed and the handler's reason and message. */
+function evictedStatusClassic(pod: Pod, apiStatus: PodStatus, containerStatuses: ContainerStatus[], initContainerStatuses: ContainerStatus[], evict: EvictResponse): PodStatus {
+  const s: PodStatus = { phase: 'Failed', conditions: [], reason: evict.reason, message: evict.message };
+  if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
+  if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
+  s.qosClass = podQOS(pod);
+  for (const c of apiStatus.conditions ?? []) if (!podConditionByKubelet(c.type, 'classic')) s.conditions!.push(clone(c));
   return s;
 }
 

@@ -80,6 +80,8 @@ export interface GeneratedStatus {
   cachedStatus: PodStatus | undefined;
   reasons: number;
   probes: number;
+  /** The active-deadline handler said evict. */
+  evicted: boolean;
   status: PodStatus;
 }
 
@@ -141,6 +143,11 @@ export class KubeletState {
   /** The prober's liveness / startup verdicts (computePodActions kills a container that failed one). */
   readonly probeFailure = (containerID: string): 'liveness' | 'startup' | undefined =>
     this.prober.getResult('liveness', containerID) === 'Failure' ? 'liveness' : this.prober.getResult('startup', containerID) === 'Failure' ? 'startup' : undefined;
+  /** RFC 3339 → virtual ms. */
+  readonly toVirtual = (s: string): number | undefined => this.clock.toVirtual(s);
+  /** The pods with spec.activeDeadlineSeconds (getPodsToSync asks the active-deadline handler
+   *  about them on every tick). */
+  readonly deadlinePods = new Set<UID>();
   /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
   readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
   /** The processes and timers of this incarnation (stop() ends them). */

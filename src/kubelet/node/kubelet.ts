@@ -14,6 +14,7 @@ import { garbageCollectContainers } from './kuberuntime-gc.js';
 import { staticPodFromManifest } from './mirror.js';
 import { podsDifferSemantically } from './pod-config.js';
 import { deleteContainersInPod } from './pod-container-deletor.js';
+import { pastActiveDeadline } from './active-deadline.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
 import type { ProbeKind, ProbeResult } from './prober.js';
@@ -58,7 +59,8 @@ export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
 export function* syncTickerLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     yield kl.tuning.syncTickMs;
-    const due = kl.workQueue.getWork();
+    let due = kl.workQueue.getWork();
+    if (kl.deadlinePods.size > 0) due = withPastDeadline(kl, due);
     if (due.length === 0) continue;
     // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
     // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
@@ -70,6 +72,24 @@ export function* syncTickerLoop(kl: KubeletState): Proc<void> {
     // (the shuffle of one pod draws nothing)
     handlePodSyncs(kl, pods.length < 2 ? pods : kl.rng.shuffle(pods));
   }
+}
+
+/** getPodsToSync's PodSyncLoopHandlers: the pods past their active deadline join the due ones
+ *  (sorted by UID, as getWork's list is). */
+export function withPastDeadline(kl: KubeletState, due: readonly UID[]): UID[] {
+  const set = new Set(due);
+  for (const uid of kl.deadlinePods) {
+    const pod = kl.pm.getPodByUID(uid);
+    if (pod !== undefined && !set.has(uid) && pastActiveDeadline(pod, kl.sm.getPodStatus(uid), kl.engine.nowMs, kl.toVirtual)) set.add(uid);
+  }
+  return set.size === due.length ? [...due] : [...set].sort();
+}
+
+/** Track the pods with an active deadline (the handler's ShouldSync is asked only about them). */
+function trackDeadline(kl: KubeletState, pod: Pod): void {
+  const uid = pod.metadata?.uid ?? '';
+  if (pod.spec?.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds !== null) kl.deadlinePods.add(uid);
+  else kl.deadlinePods.delete(uid);
 }
 
 /** syncLoopIteration's housekeepingCh: HandlePodCleanups every housekeepingPeriod. */
@@ -94,6 +114,7 @@ export function podAdded(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  trackDeadline(kl, pod);
   dispatch(kl, pod, 'create');
   kl.probeWorkers.addPod(pod);
 }
@@ -110,6 +131,7 @@ export function podUpdated(kl: KubeletState, pod: Pod): void {
     return;
   }
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  trackDeadline(kl, pod);
   dispatch(kl, pod, 'update');
 }
 
@@ -118,6 +140,7 @@ export function podRemoved(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
   const uid = pod.metadata?.uid ?? '';
   kl.lastConfig.delete(uid);
+  kl.deadlinePods.delete(uid);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   if (kl.workersCurrent) {
     // deletePod: the worker terminates the pod (if it has not already)
