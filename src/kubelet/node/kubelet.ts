@@ -13,7 +13,7 @@ import { generateAPIPodStatus, handlePodCleanups, podAndContainersAreTerminal, p
 import { garbageCollectContainers } from './kuberuntime-gc.js';
 import { staticPodFromManifest } from './mirror.js';
 import { podsDifferSemantically } from './pod-config.js';
-import { deleteContainersInPod } from './pod-container-deletor.js';
+import { deleteContainersInPod, deleteOldContainersInPod } from './pod-container-deletor.js';
 import { pastActiveDeadline } from './active-deadline.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
@@ -232,26 +232,35 @@ export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): voi
       const pod = kl.pm.getPodByUID(e.uid);
       if (pod !== undefined) handlePodSyncs(kl, [pod]);
     }
-    if (e.type === 'ContainerDied' && kl.gen === 'classic') cleanUpContainersInPod(kl, e.uid, e.containerID);
+    if (e.type === 'ContainerDied') cleanUpContainersInPod(kl, e.uid, e.containerID);
   }
 }
 
-/** cleanUpContainersInPod (classic, v1.19/v1.20 kubelet.go): when the pod was evicted, or is
- *  deleted and its status generated from the cache shows nothing running, the container deletor
- *  (podContainerDeletor.deleteContainersInPod with removeAll) removes every exited container of
- *  the pod; the next relist reports them ContainerRemoved and drops them from the cache, which
- *  is what PodResourcesAreReclaimed waits for. Not modelled: the other case, which removes all
- *  but the newest dead instance of the container that died (containersToKeep = 1), and the
- *  current generation's deletor (ShouldPodContentBeRemoved); neither changes a status. */
-export function cleanUpContainersInPod(kl: KubeletState, uid: UID, _exitedContainerID: string): void {
+/** cleanUpContainersInPod (kubelet.go; every generation). classic (v1.20): removeAll when the pod
+ *  was evicted, or is deleted and its status generated from the cache shows nothing running;
+ *  current (v1.22+): removeAll = podWorkers.ShouldPodContentBeRemoved (evicted, or deleted and
+ *  terminated). With removeAll the deletor removes every exited container of the pod (the next
+ *  relist reports them ContainerRemoved and drops them from the cache, which is what the classic
+ *  PodResourcesAreReclaimed waits for); otherwise every dead instance of the container that died
+ *  but the newest (containersToKeep = 1), so that a status generated after the next relist has no
+ *  lastState for it. */
+export function cleanUpContainersInPod(kl: KubeletState, uid: UID, exitedContainerID: string): void {
   const podStatus = kl.cache.get(uid);
   const syncedPod = kl.pm.getPodByUID(uid);
-  if (syncedPod === undefined) return;
-  // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
-  const apiPodStatus = generateAPIPodStatus(kl, syncedPod, podStatus, false);
-  const removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
-  if (!removeAll) return;
-  deleteContainersInPod(kl, podStatus);
+  let removeAll = false;
+  if (kl.gen === 'classic') {
+    if (syncedPod !== undefined) {
+      // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
+      const apiPodStatus = generateAPIPodStatus(kl, syncedPod, podStatus, false);
+      removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
+    }
+  } else {
+    // ShouldPodContentBeRemoved: a pod the workers never saw has no content once they synced
+    const st = kl.workersCurrent!.status(uid);
+    removeAll = st !== undefined ? st.deleted && st.isTerminated() : !kl.workersCurrent!.couldHaveRunningContainers(uid);
+  }
+  if (removeAll) deleteContainersInPod(kl, podStatus);
+  else deleteOldContainersInPod(kl, exitedContainerID, podStatus);
 }
 
 /** A timeline `ready` / `started` / `live` step: the running container's probe answers `value`
