@@ -2,7 +2,7 @@
 // turn durations into ms and steps / assertions into their typed unions. Cross-references (pod
 // names, containers, one action per step) are checked in semantics.ts; defaults in build.ts.
 import { z } from 'zod';
-import { normalizePodRef } from '../model/pod.js';
+import { normalizePodRef, type Container } from '../model/pod.js';
 import { parseDuration, parseRfc3339 } from '../model/time.js';
 import { INVARIANT_NAMES, type AssertionBody, type Latency, type LatencyRange, type StepAction } from './types.js';
 
@@ -265,6 +265,8 @@ export const ACTIONS = {
   oom: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'oom', ...v })),
   ready: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'ready', ...v })),
   started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
+  live: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'live', ...v })),
+  addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -287,7 +289,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

@@ -1,7 +1,7 @@
 // The typed, defaulted Scenario that the loader produces from YAML (scenario-format.md, v1alpha1).
 // Durations are integer ms. `@<duration>` strings inside status values are already resolved to
 // RFC 3339 text. Pod references are normalized to "namespace/name".
-import type { Pod, PodStatus } from '../model/pod.js';
+import type { Container, Pod, PodStatus } from '../model/pod.js';
 
 /** Where a node of the YAML document came from, for verdicts that point back at the file. */
 export interface SourcePos {
@@ -86,6 +86,8 @@ export type StepAction =
   | { action: 'oom'; pod: string; container: string }
   | { action: 'ready'; pod: string; container: string; value: boolean }
   | { action: 'started'; pod: string; container: string; value: boolean }
+  | { action: 'live'; pod: string; container: string; value: boolean }
+  | { action: 'addEphemeralContainer'; pod: string; container: Container }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }

@@ -264,6 +264,7 @@ function podQOS(pod: Pod): PodQOSClass {
  *    API phase; reason/message carried while the phase is unchanged; DisruptionTarget carried from
  *    the cache; conditions computed over init + regular statuses, PodReadyToStartContainers first
  *    when its gate is on. */
+// upstream-length: generateAPIPodStatus (pkg/kubelet/kubelet_pods.go) is itself ~110 lines.
 export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podIsTerminal: boolean, ctx: GenerateContext): PodStatus {
   const gen = ctx.gen;
   const apiStatus: PodStatus = pod.status ?? {};
@@ -274,6 +275,9 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
 
   const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
   const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
+  // current (v1.25+): the ephemeral containers' statuses (not in the phase, the probes or the conditions)
+  const ephemerals = gen === 'current' ? ((spec?.ephemeralContainers ?? []) as Container[]) : [];
+  const ephemeralContainerStatuses = ephemerals.length === 0 ? [] : convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.ephemeralContainerStatuses, ephemerals, hasInit, false, ctx);
   // (read only: without init containers, the regular statuses are the whole list)
   const all = initContainerStatuses.length === 0 ? containerStatuses : [...containerStatuses, ...initContainerStatuses];
 
@@ -313,6 +317,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (message) s.message = message;
   if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
+  if (ephemeralContainerStatuses.length > 0) s.ephemeralContainerStatuses = ephemeralContainerStatuses;
   s.qosClass = podQOS(pod);
 
   ctx.prober?.updatePodStatus(pod, s);

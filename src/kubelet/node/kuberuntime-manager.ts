@@ -55,6 +55,11 @@ export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePod
   let results = NO_RESULTS;
   if (changes.killPod && !changes.createSandbox) return results;
   if (changes.createSandbox) kl.runtime.runPodSandbox(pod);
+  // Step 5: start ephemeral containers (before the init containers)
+  const eph = pod.spec?.ephemeralContainers ?? [];
+  for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) {
+    results = withResult(results, startWithBackOff(kl, pod, eph[changes.ephemeralContainersToStart[i]] as Container, podStatus));
+  }
   const inits = pod.spec?.initContainers ?? [];
   if (changes.nextInitContainerToStart !== undefined) {
     const r = startWithBackOff(kl, pod, changes.nextInitContainerToStart, podStatus);

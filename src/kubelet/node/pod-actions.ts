@@ -20,6 +20,8 @@ export interface PodActions {
   initContainersToStart: number[];
   /** Indices into spec.containers to start. (An empty list may be a shared frozen one.) */
   containersToStart: number[];
+  /** current (v1.25+): indices into spec.ephemeralContainers to start (never restarted). */
+  ephemeralContainersToStart: number[];
   /** Running containers to kill first (a failed liveness or startup probe). (An empty list may be a
    *  shared frozen one.) */
   containersToKill: ContainerToKill[];
@@ -184,6 +186,7 @@ const NO_KILLS: ContainerToKill[] = Object.freeze([]) as unknown as ContainerToK
 /** computePodActions (no spec changes, no in-place resize): a container that failed its liveness
  *  or startup probe is killed, and started again unless the policy is Never (v1.21+ text; v1.20
  *  has the same branches). */
+// upstream-length: computePodActions (pkg/kubelet/kuberuntime/kuberuntime_manager.go) is itself ~150 lines.
 export function computePodActions(
   pod: Pod,
   podStatus: RuntimePodStatus,
@@ -196,7 +199,14 @@ export function computePodActions(
   const containers = pod.spec?.containers ?? NO_CONTAINERS;
   let sidecars = false;
   if (gen === 'current') for (let i = 0; i < inits.length && !sidecars; i++) sidecars = isRestartableInitContainer(inits[i], gen, gates);
-  const changes: PodActions = { killPod: false, createSandbox: false, initContainersToStart: NO_INDICES, containersToStart: NO_INDICES, containersToKill: NO_KILLS };
+  const changes: PodActions = {
+    killPod: false,
+    createSandbox: false,
+    initContainersToStart: NO_INDICES,
+    containersToStart: NO_INDICES,
+    containersToKill: NO_KILLS,
+    ephemeralContainersToStart: NO_INDICES,
+  };
 
   // podSandboxChanged: no sandbox, or it is not ready
   const sandbox = podStatus.sandbox;
@@ -217,6 +227,15 @@ export function computePodActions(
     }
     changes.containersToStart = toStart;
     return changes;
+  }
+
+  // Ephemeral containers may be started even if initialization is not yet complete (v1.25+);
+  // they are never restarted.
+  if (gen === 'current') {
+    const eph = pod.spec?.ephemeralContainers ?? [];
+    for (let i = 0; i < eph.length; i++) {
+      if (findContainerStatusByName(podStatus, eph[i].name) === undefined) changes.ephemeralContainersToStart = withIndex(changes.ephemeralContainersToStart, i);
+    }
   }
 
   if (!sidecars) {
