@@ -188,6 +188,7 @@ const attempt = z.strictObject({
   ready: z.boolean().optional(),
   started: z.boolean().optional(),
   live: z.boolean().optional(),
+  startError: z.enum(['ErrImagePull', 'CreateContainerConfigError', 'CreateContainerError', 'StartError']).optional(),
 });
 
 const xKss = z

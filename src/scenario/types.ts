@@ -56,7 +56,13 @@ export interface Attempt {
   started?: boolean;
   /** Extension: what the liveness probe answers while this attempt runs (default: no answer). */
   live?: boolean;
+  /** Extension: this start fails (the image pull, the container config, the create, or the OCI
+   *  start); `message` is the error's text. */
+  startError?: StartErrorKind;
 }
+
+/** The start failures an attempt can name (kuberuntime_container.go startContainer's errors). */
+export type StartErrorKind = 'ErrImagePull' | 'CreateContainerConfigError' | 'CreateContainerError' | 'StartError';
 
 export interface ScenarioPod {
   /** The manifest with apiserver defaults applied (namespace, restartPolicy, grace, nodeName,

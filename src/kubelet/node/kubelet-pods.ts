@@ -112,6 +112,7 @@ export function* handlePodCleanups(kl: KubeletState): Proc<void> {
     yield* kl.mirrors.deleteMirrorPod(m, undefined);
   }
   kl.backoff.gc();
+  kl.imageBackoff.gc();
 }
 
 /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused while

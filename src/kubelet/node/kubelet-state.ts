@@ -100,6 +100,8 @@ export class KubeletState {
   onProbeUpdate: (kind: ProbeKind, podUID: UID, containerName: string, containerID: string, result: ProbeResult) => void = () => {};
   /** The container restart back-off (kubelet.backOff / crashLoopBackOff). */
   readonly backoff: Backoff;
+  /** The image pull back-off (image_manager.go: flowcontrol.NewBackOff(10 s, 5 min)). */
+  readonly imageBackoff: Backoff;
   readonly workQueue: BasicWorkQueue;
   /** Exactly one of these is set, by generation. */
   readonly workersCurrent: PodWorkersCurrent | null;
@@ -207,6 +209,7 @@ export class KubeletState {
       onUpdate: (kind, uid, name, id, result) => this.onProbeUpdate(kind, uid, name, id, result),
     });
     this.backoff = new Backoff(this.engine);
+    this.imageBackoff = new Backoff(this.engine);
     this.workQueue = new BasicWorkQueue(this.engine);
     const jitterRng = this.rng.fork('jitter');
     const workerOpts = {

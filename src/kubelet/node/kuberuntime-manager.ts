@@ -10,7 +10,8 @@ import { CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey } from './ba
 import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
-import { DEFAULT_ATTEMPT, type RuntimeContainer } from './runtime.js';
+import type { RuntimeContainer } from './runtime.js';
+import { nextAttempt, startContainerChecked } from './kuberuntime-container.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -86,8 +87,10 @@ export function startWithBackOff(kl: KubeletState, pod: Pod, c: Container, podSt
     else kl.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
     return backoff;
   }
-  startContainer(kl, pod, c);
-  return { name: c.name };
+  const failed = startContainerChecked(kl, pod, c);
+  if (failed === undefined) return { name: c.name };
+  kl.trace({ type: 'runtime.startFailed', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, reason: failed.error, message: failed.message });
+  return { name: c.name, error: failed.error, message: failed.message };
 }
 
 /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
@@ -111,13 +114,7 @@ export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podS
 
 /** startContainer: the attempt for this instance from the scenario (the last one repeats). */
 export function startContainer(kl: KubeletState, pod: Pod, c: Container): RuntimeContainer {
-  const uid = pod.metadata?.uid ?? '';
-  const prev = kl.runtime.latestContainer(uid, c.name);
-  const n = prev === undefined ? 0 : prev.restartCount + 1;
-  const attempts = kl.behaviour(pod)[c.name] ?? [];
-  const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
-  // (the attempt's probe answers go with the instance: its probe workers find them)
-  return kl.runtime.startContainer(pod, c, attempt);
+  return kl.runtime.startContainer(pod, c, nextAttempt(kl, pod, c));
 }
 
 /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)

@@ -21,6 +21,8 @@ export const DEFAULT_ATTEMPT: Attempt = Object.freeze({ runMs: 'forever', exit: 
 
 export const EXIT_CODE_SIGTERM = 143;
 export const EXIT_CODE_SIGKILL = 137;
+/** containerd's exit code for a container whose start failed. */
+export const EXIT_CODE_START_ERROR = 128;
 
 export interface RuntimeOptions {
   engine: Engine;
@@ -65,7 +67,7 @@ export class RuntimeContainer {
     readonly restartCount: number,
     readonly attempt: Attempt,
     readonly createdAtMs: number,
-    readonly startedAtMs: number,
+    public startedAtMs: number,
   ) {
     if (attempt.ready !== undefined) this.probeAnswers.readiness = attempt.ready;
     if (attempt.started !== undefined) this.probeAnswers.startup = attempt.started;
@@ -131,6 +133,8 @@ export class Runtime {
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
   private readonly byID = new Map<string, RuntimeContainer>();
+  /** Failed starts that created no container, per "uid/name". */
+  private readonly failedStarts = new Map<string, number>();
   /** See onPodChange. */
   private readonly changeListeners = new Set<(uid: UID) => void>();
 
@@ -209,6 +213,27 @@ export class Runtime {
       c.runTimer = this.engine.after(ms, () => this.finish(c, attempt.exit ?? 0, attempt.reason, attempt.message));
     }
     return c;
+  }
+
+  /** CreateContainer, then a StartContainer that fails: the instance is created and exits at once,
+   *  128 StartError with the OCI error (containerd reports StartedAt as the zero time). */
+  startContainerFailing(pod: Pod, container: Container, attempt: Attempt, message: string): RuntimeContainer {
+    const c = this.startContainer(pod, container, { ...attempt, runMs: 'forever' });
+    c.startedAtMs = -this.clock.epochMs;
+    this.finish(c, EXIT_CODE_START_ERROR, 'StartError', message);
+    return c;
+  }
+
+  /** A start that failed before a container was created (image pull, config, create): counted per
+   *  container, so that the next start takes the next attempt. */
+  noteFailedStart(uid: UID, name: string): void {
+    const k = `${uid}/${name}`;
+    this.failedStarts.set(k, (this.failedStarts.get(k) ?? 0) + 1);
+  }
+
+  /** How many starts of the container failed before a container was created. */
+  failedStartsOf(uid: UID, name: string): number {
+    return this.failedStarts.get(`${uid}/${name}`) ?? 0;
   }
 
   /** StopContainer(timeout): SIGTERM now (once), SIGKILL when the timeout expires; a second call
