@@ -189,6 +189,8 @@ const attempt = z.strictObject({
   started: z.boolean().optional(),
   live: z.boolean().optional(),
   startError: z.enum(['ErrImagePull', 'CreateContainerConfigError', 'CreateContainerError', 'StartError']).optional(),
+  onTerm: z.int().min(0).max(255).optional(),
+  preStop: duration.optional(),
 });
 
 const xKss = z

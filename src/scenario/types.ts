@@ -59,6 +59,10 @@ export interface Attempt {
   /** Extension: this start fails (the image pull, the container config, the create, or the OCI
    *  start); `message` is the error's text. */
   startError?: StartErrorKind;
+  /** Extension: the exit code on SIGTERM (default 143; 0 is a clean exit, reason Completed). */
+  onTerm?: number;
+  /** Extension: how long the container's preStop hook (spec lifecycle.preStop) takes, ms. */
+  preStopMs?: number;
 }
 
 /** The start failures an attempt can name (kuberuntime_container.go startContainer's errors). */

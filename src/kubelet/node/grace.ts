@@ -48,7 +48,26 @@ export function probeKillGracePeriod(gen: Generation, pod: Pod, container: Conta
   return podTerminationGracePeriod(pod);
 }
 
-/** The StopContainer timeout (seconds) killContainer computes. No preStop hooks are modelled.
+/** The StopContainer timeout (seconds) killContainer computes after a preStop hook that took
+ *  hookSeconds (whole seconds, truncated: executePreStopHook). classic (≤v1.28): the grace, less
+ *  the hook, at least 2 s, then a caller's override replaces it (the hook's time is not taken from
+ *  an override). current (v1.29+): the override first, then less the hook, then the 2 s floor. */
+export function graceAfterPreStop(gen: Generation, pod: Pod, overrideSeconds: number | undefined, hookSeconds: number, baseSeconds?: number): number {
+  let grace = baseSeconds ?? podTerminationGracePeriod(pod);
+  if (gen === 'current' && overrideSeconds !== undefined) grace = overrideSeconds;
+  grace -= hookSeconds;
+  if (grace < MINIMUM_GRACE_PERIOD_SECONDS) grace = MINIMUM_GRACE_PERIOD_SECONDS;
+  if (gen === 'classic' && overrideSeconds !== undefined) grace = overrideSeconds;
+  return grace;
+}
+
+/** The grace a preStop hook may run for (the hook runs only when it is above 0). */
+export function preStopBudgetSeconds(gen: Generation, pod: Pod, overrideSeconds: number | undefined, baseSeconds?: number): number {
+  const grace = baseSeconds ?? podTerminationGracePeriod(pod);
+  return gen === 'current' && overrideSeconds !== undefined ? overrideSeconds : grace;
+}
+
+/** The StopContainer timeout (seconds) killContainer computes (no preStop hook: graceAfterPreStop).
  *  classic (≤v1.28): the pod's grace, at least 2 s; a caller's override replaces it as is.
  *  current (v1.29+): the override replaces the pod's grace first, then the time spent waiting for
  *  the container's turn (sidecar ordering, whole seconds) is subtracted, then the 2 s floor. */

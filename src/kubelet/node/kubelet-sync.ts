@@ -7,7 +7,7 @@ import { emitsNothing } from '../../model/trace.js';
 import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { isMirrorPodOf } from './mirror.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
@@ -113,8 +113,9 @@ export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod |
 export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions): Proc<void> {
   for (const k of changes.containersToKill) {
     kl.log('info', `${k.message}`, podKey(pod), { containerID: k.id });
-    const grace = killContainerTimeoutSeconds(kl.gen, pod, undefined, 0, probeKillGracePeriod(kl.gen, pod, k.container, k.reason));
-    yield* kl.runtime.stopContainer(k.id, grace, kl.group).wait();
+    const inst = kl.runtime.container(k.id);
+    if (inst === undefined) continue;
+    yield* killContainer(kl, pod, inst, undefined, probeKillGracePeriod(kl.gen, pod, k.container, k.reason)).wait();
   }
 }
 

@@ -7,7 +7,7 @@ import { podKey, type Container, type Pod } from '../../model/pod.js';
 import { emitsNothing } from '../../model/trace.js';
 import { isRestartableInitContainer } from '../status/conditions.js';
 import { CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey } from './backoff.js';
-import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
+import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeriod, preStopBudgetSeconds } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
@@ -134,7 +134,7 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   const sidecars = running.filter((c) => sidecarIndex.has(c.name)).sort((a, b) => sidecarIndex.get(b.name)! - sidecarIndex.get(a.name)!);
   const t0 = kl.engine.nowMs;
   const waits: Deferred<void>[] = [];
-  for (const c of regular) waits.push(kl.runtime.stopContainer(c.id, killContainerTimeoutSeconds(kl.gen, pod, gracePeriodOverride), kl.group));
+  for (const c of regular) waits.push(killContainer(kl, pod, c, gracePeriodOverride));
   if (sidecars.length > 0) {
     const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
     const deadline = t0 + turnGrace * 1000;
@@ -164,6 +164,31 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   }
   for (const w of waits) yield* w.wait();
   kl.runtime.stopPodSandbox(uid);
+}
+
+/** The spec of a running instance's container (regular or init). */
+function specOf(pod: Pod, name: string): Container | undefined {
+  return pod.spec?.containers?.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name);
+}
+
+/** killContainer (kuberuntime_container.go): run the preStop hook if the spec has one and there is
+ *  grace for it (it takes the attempt's `preStop` time, cut off at the grace; the container runs
+ *  on meanwhile), then StopContainer with what is left (graceAfterPreStop). Without a hook (or one
+ *  that takes no time) the stop is sent at once. baseSeconds: the grace to start from (a probe's). */
+export function killContainer(kl: KubeletState, pod: Pod, c: RuntimeContainer, override: number | undefined, baseSeconds?: number): Deferred<void> {
+  const hookMs = specOf(pod, c.name)?.lifecycle?.preStop ? c.attempt.preStopMs ?? 0 : 0;
+  const budget = preStopBudgetSeconds(kl.gen, pod, override, baseSeconds);
+  if (hookMs <= 0 || budget <= 0) return kl.runtime.stopContainer(c.id, graceAfterPreStop(kl.gen, pod, override, 0, baseSeconds), kl.group);
+  const done = new Deferred<void>();
+  kl.spawn(`prestop/${c.podUID}/${c.name}`, (function* (): Proc<void> {
+    const t0 = kl.engine.nowMs;
+    kl.log('V3', `Running preStop hook`, c.podKey, { container: c.name });
+    yield Math.min(hookMs, budget * 1000); // executePreStopHook: done, or abandoned at the grace
+    const took = Math.floor((kl.engine.nowMs - t0) / 1000);
+    yield* kl.runtime.stopContainer(c.id, graceAfterPreStop(kl.gen, pod, override, took, baseSeconds), kl.group).wait();
+    done.resolve(kl.engine, undefined);
+  })());
+  return done;
 }
 
 /** Wait until every container has exited, or until deadlineMs. */

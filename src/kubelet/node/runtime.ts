@@ -4,7 +4,8 @@
 //
 // A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
 // runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt
-// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 `term` ms later, or, with
+// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code)
+// `term` ms later, or, with
 // `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the timeout: 137. The
 // timeline may end a container at any time (exit, oom: 137 OOMKilled).
 import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
@@ -255,7 +256,8 @@ export class Runtime {
       this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGTERM', timeoutSeconds });
       const term = c.attempt.term;
       if (term !== 'ignore' && term * 1 < killAt - now) {
-        c.termTimer = this.engine.after(term, () => this.finish(c, EXIT_CODE_SIGTERM, 'Error'));
+        const code = c.attempt.onTerm ?? EXIT_CODE_SIGTERM;
+        c.termTimer = this.engine.after(term, () => this.finish(c, code));
       }
     } else if (c.killAtMs === undefined) {
       // a new caller after the previous one died: the stop signal again, a new deadline
