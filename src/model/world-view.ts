@@ -12,6 +12,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface ApiWatchEvent {
   type: WatchEventType;
   object: Pod;
+  /** Who wrote it: 'kubelet' for the kubelet's own requests; anyone else is the environment. */
+  actor?: string;
 }
 
 /** The apiserver, read only: its own watch (not the kubelet's view over the network). */
@@ -70,7 +72,7 @@ export interface InvariantWorld {
   kubelet(): KubeletView | null;
   readonly seed: number;
   /** The status-manager generation (scenario Variant). */
-  readonly variant: 'classic' | 'current';
+  readonly variant: 'classic' | 'transitional' | 'current';
   readonly untilMs: number;
   readonly config: {
     readonly nodeName: string;

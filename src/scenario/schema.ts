@@ -373,7 +373,7 @@ export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContain
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),
-  statusManager: z.enum(['current', 'classic']).optional(),
+  statusManager: z.enum(['current', 'transitional', 'classic']).optional(),
   syncPeriod: positiveDuration.optional(),
   statusChannelCapacity: z.int().min(0).optional(),
   runtime: z.enum(['simulated', 'none']).optional(),
@@ -395,6 +395,16 @@ const spec = z.strictObject({
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
   apiserver: z.strictObject({ latency: latency.optional() }).nullish(),
+  nodeLifecycle: z
+    .strictObject({
+      nodeMonitorPeriod: positiveDuration.optional(),
+      nodeMonitorGracePeriod: positiveDuration.optional(),
+      leaseDuration: positiveDuration.optional(),
+      nodeStatusUpdateFrequency: positiveDuration.optional(),
+      healthyNodes: z.int().min(0).max(1000).optional(),
+    })
+    .nullish()
+    .meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),
   pods: z.array(pod).nullish(),
   staticPods: z.array(pod).nullish(),
   timeline: z.array(step).nullish(),

@@ -9,7 +9,7 @@ export interface SourcePos {
   col: number; // 1-based
 }
 
-export type Variant = 'classic' | 'current';
+export type Variant = 'classic' | 'transitional' | 'current';
 export type RuntimeKind = 'simulated' | 'none';
 
 export interface LatencyRange {
@@ -144,6 +144,20 @@ export const INVARIANT_NAMES = [
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
+/** spec.nodeLifecycle, defaulted as kube-controller-manager and the kubelet are. */
+export interface NodeLifecycleConfig {
+  /** --node-monitor-period: 5s */
+  nodeMonitorPeriodMs: number;
+  /** --node-monitor-grace-period: 40s */
+  nodeMonitorGracePeriodMs: number;
+  /** the kubelet's nodeLeaseDurationSeconds: 40s (renewed every quarter of it) */
+  leaseDurationMs: number;
+  /** the kubelet's nodeStatusUpdateFrequency: 10s */
+  nodeStatusUpdateFrequencyMs: number;
+  /** the cluster's other nodes, always Ready, without pods: 2 */
+  healthyNodes: number;
+}
+
 export interface Scenario {
   /** Path of the file it was loaded from ("<string>" when loaded from text). */
   file: string;
@@ -162,5 +176,7 @@ export interface Scenario {
   timeline: Step[];
   expect: Assertion[];
   invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** The node lifecycle (spec.nodeLifecycle); undefined when the scenario has none. */
+  nodeLifecycle?: NodeLifecycleConfig;
   /** Extension fields under x-kss at the top of spec (reserved). */
 }

@@ -275,8 +275,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
 
   const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
   const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
-  // current (v1.25+): the ephemeral containers' statuses (not in the phase, the probes or the conditions)
-  const ephemerals = gen === 'current' ? ((spec?.ephemeralContainers ?? []) as Container[]) : [];
+  // current (GA v1.25) and transitional (beta-on v1.23): the ephemeral containers' statuses (not in the phase, the probes or the conditions)
+  const ephemerals = gen !== 'classic' ? ((spec?.ephemeralContainers ?? []) as Container[]) : [];
   const ephemeralContainerStatuses = ephemerals.length === 0 ? [] : convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.ephemeralContainerStatuses, ephemerals, hasInit, false, ctx);
   // (read only: without init containers, the regular statuses are the whole list)
   const all = initContainerStatuses.length === 0 ? containerStatuses : [...containerStatuses, ...initContainerStatuses];
@@ -291,7 +291,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
     if (evict !== undefined) return evictedStatusClassic(pod, apiStatus, containerStatuses, initContainerStatuses, evict);
     phase = getPhaseClassic(spec, all);
   } else {
-    phase = getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
+    // (transitional, v1.23: getPhase(spec, allStatus) as v1.20's, then the v1.22 three-way merge)
+    phase = gen === 'transitional' ? getPhaseClassic(spec, all) : getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
     if (!isPodPhaseTerminal(phase)) {
       if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
       else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
@@ -327,7 +328,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (apiConditions) for (let i = 0; i < apiConditions.length; i++) if (!podConditionByKubelet(apiConditions[i].type, gen, ctx.gates)) conditions.push(clone(apiConditions[i]));
   const initStatuses = s.initContainerStatuses ?? [];
   const regular = s.containerStatuses ?? [];
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     conditions.push(generatePodInitializedCondition(spec, initStatuses, phase, gen, ctx.gates));
     conditions.push(generatePodReadyCondition(spec, conditions, regular, phase, gen, ctx.gates));
     conditions.push(generateContainersReadyCondition(spec, regular, phase, gen, ctx.gates));

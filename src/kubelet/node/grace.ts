@@ -50,14 +50,14 @@ export function probeKillGracePeriod(gen: Generation, pod: Pod, container: Conta
 
 /** The StopContainer timeout (seconds) killContainer computes after a preStop hook that took
  *  hookSeconds (whole seconds, truncated: executePreStopHook). classic (≤v1.28): the grace, less
- *  the hook, at least 2 s, then a caller's override replaces it (the hook's time is not taken from
+ *  the hook, at least 2 s, then a caller's override replaces it (transitional too) (the hook's time is not taken from
  *  an override). current (v1.29+): the override first, then less the hook, then the 2 s floor. */
 export function graceAfterPreStop(gen: Generation, pod: Pod, overrideSeconds: number | undefined, hookSeconds: number, baseSeconds?: number): number {
   let grace = baseSeconds ?? podTerminationGracePeriod(pod);
   if (gen === 'current' && overrideSeconds !== undefined) grace = overrideSeconds;
   grace -= hookSeconds;
   if (grace < MINIMUM_GRACE_PERIOD_SECONDS) grace = MINIMUM_GRACE_PERIOD_SECONDS;
-  if (gen === 'classic' && overrideSeconds !== undefined) grace = overrideSeconds;
+  if (gen !== 'current' && overrideSeconds !== undefined) grace = overrideSeconds;
   return grace;
 }
 
@@ -73,7 +73,7 @@ export function preStopBudgetSeconds(gen: Generation, pod: Pod, overrideSeconds:
  *  the container's turn (sidecar ordering, whole seconds) is subtracted, then the 2 s floor. */
 export function killContainerTimeoutSeconds(gen: Generation, pod: Pod | undefined, overrideSeconds: number | undefined, waitedSeconds = 0, baseSeconds?: number): number {
   let grace = baseSeconds ?? podTerminationGracePeriod(pod);
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     if (grace < MINIMUM_GRACE_PERIOD_SECONDS) grace = MINIMUM_GRACE_PERIOD_SECONDS;
     if (overrideSeconds !== undefined) grace = overrideSeconds;
     return grace;

@@ -304,5 +304,5 @@ export function handleProbeUpdate(kl: KubeletState, kind: ProbeKind, pod: Pod, c
   }
   if (kind === 'readiness') kl.sm.setContainerReadiness(uid, containerID, result === 'Success');
   else kl.sm.setContainerStartup(uid, containerID, result === 'Success');
-  if (kl.gen === 'current') handlePodSyncs(kl, [pod]);
+  if (kl.gen !== 'classic') handlePodSyncs(kl, [pod]); // handleProbeSync (v1.21+)
 }

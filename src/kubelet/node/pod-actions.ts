@@ -229,9 +229,9 @@ export function computePodActions(
     return changes;
   }
 
-  // Ephemeral containers may be started even if initialization is not yet complete (v1.25+);
+  // Ephemeral containers may be started even if initialization is not yet complete (beta-on v1.23, GA v1.25);
   // they are never restarted.
-  if (gen === 'current') {
+  if (gen !== 'classic') {
     const eph = pod.spec?.ephemeralContainers ?? [];
     for (let i = 0; i < eph.length; i++) {
       if (findContainerStatusByName(podStatus, eph[i].name) === undefined) changes.ephemeralContainersToStart = withIndex(changes.ephemeralContainersToStart, i);

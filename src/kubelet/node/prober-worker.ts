@@ -7,6 +7,8 @@
 // current (v1.22+ text, v1.28): the random wait only while the kubelet started less than a period
 // ago; UpdatePodStatus kicks a readiness worker whose container is not ready (manualTriggerCh);
 // a deleted pod's liveness and startup workers report Success and stop; sidecars are probed too.
+// transitional (v1.23.17): as current (v1.21+ random wait and deletion rule, v1.22 manual trigger),
+// without sidecars.
 import type { Process, Proc, Rng } from '../../engine/index.js';
 import type { Container, Pod, PodStatus, UID } from '../../model/pod.js';
 import { isRestartableInitContainer } from '../status/conditions.js';
@@ -149,7 +151,7 @@ export class ProbeWorker {
       this.set('Failure');
       return c.state?.terminated === undefined || (this.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
     }
-    if (this.h.gen === 'current' && this.pod.metadata?.deletionTimestamp && this.kind !== 'readiness') {
+    if (this.h.gen !== 'classic' && this.pod.metadata?.deletionTimestamp && this.kind !== 'readiness') {
       this.set('Success');
       return false;
     }

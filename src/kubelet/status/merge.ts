@@ -18,10 +18,16 @@ export interface MergeOptions {
   gates?: StatusFeatureGates;
   /** metav1.Now(): stamps a re-sent DisruptionTarget and the forced Ready/ContainersReady False. */
   now?: string;
+  /** Told the DisruptionTarget condition as re-stamped: upstream's updateLastTransitionTime writes
+   *  it through newPodStatus.Conditions, which shares its backing array with the cache entry (see
+   *  StatusCache.aliasDisruptionTargetRestamp). */
+  onRestamp?: (c: PodCondition) => void;
 }
 
 /** mergePodStatus. Classic (2 args): `newStatus` with its conditions replaced by the non-kubelet
- *  conditions of `oldStatus` followed by the kubelet-owned ones of `newStatus`. Current: the same,
+ *  conditions of `oldStatus` followed by the kubelet-owned ones of `newStatus`. Transitional
+ *  (v1.23.17: 3 args, #108366 and #110256 backported): the hold-back of the terminal phase and the
+ *  Ready/ContainersReady override below, without DisruptionTarget or resourceClaimStatuses. Current: the same,
  *  plus DisruptionTarget only on the terminal transition once no container may run, the API's
  *  resourceClaimStatuses kept, the terminal phase (with reason and message) held back while containers
  *  may run, and Ready/ContainersReady forced False on a terminal phase. Neither input is modified. */
@@ -50,13 +56,19 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: 
         // Re-stamp: the time set when it was cached is stale, sending it was held back.
         out = updateLastTransitionTime(out, oldStatus, c.type, now);
         const dt = getPodCondition(out, c.type);
-        if (dt) conditions = replaceOrAppendPodCondition(conditions, dt);
+        if (dt) {
+          conditions = replaceOrAppendPodCondition(conditions, dt);
+          opts.onRestamp?.(dt);
+        }
       }
     }
   }
   out = { ...out, conditions };
-  if (oldStatus.resourceClaimStatuses !== undefined) out.resourceClaimStatuses = oldStatus.resourceClaimStatuses;
-  else delete out.resourceClaimStatuses;
+  if (gen === 'current') {
+    // (v1.27+: the API's resourceClaimStatuses are the scheduler's; v1.23 has no such field)
+    if (oldStatus.resourceClaimStatuses !== undefined) out.resourceClaimStatuses = oldStatus.resourceClaimStatuses;
+    else delete out.resourceClaimStatuses;
+  }
 
   if (toTerminal && couldHaveRunningContainers) {
     setOrDelete(out, 'phase', oldStatus.phase);

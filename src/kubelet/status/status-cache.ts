@@ -4,7 +4,7 @@
 // status-manager.ts the sync loop and batch (see there for both generations).
 import { deepFreeze } from '../../model/freeze.js';
 import { Channel, type Engine, type Process, type Rng } from '../../engine/index.js';
-import { isStaticPod, podKey, podUID, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import { isStaticPod, podKey, podUID, type Pod, type PodCondition, type PodStatus, type UID } from '../../model/pod.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
 import { emitsNothing, type LogLevel, type TraceType, type Tracer } from '../../model/trace.js';
 import type { VClock } from '../../model/time.js';
@@ -18,6 +18,7 @@ import {
   PodReady,
   PodReadyToStartContainers,
   PodScheduled,
+  hasStatusChannel,
   type Generation,
   type StatusFeatureGates,
 } from './types.js';
@@ -66,6 +67,7 @@ export interface StatusManagerOptions {
 /** updateStatusInternal stamps lastTransitionTime on these condition types. */
 const LTT_TYPES: Record<Generation, readonly string[]> = {
   classic: [ContainersReady, PodReady, PodInitialized, PodScheduled],
+  transitional: [ContainersReady, PodReady, PodInitialized, PodScheduled],
   current: [ContainersReady, PodReady, PodInitialized, PodReadyToStartContainers, PodScheduled, DisruptionTarget],
 };
 
@@ -137,7 +139,7 @@ export abstract class StatusCache {
     this.syncPeriodMs = opts.config.syncPeriodMs;
     this.group = opts.group;
     this.rng = opts.rng;
-    const cap = this.gen === 'classic' ? opts.config.statusChannelCapacity : 1;
+    const cap = hasStatusChannel(this.gen) ? opts.config.statusChannelCapacity : 1;
     this.podStatusChannel = new Channel(this.engine, cap, 'status/podStatusChannel');
     this.manualBatches = new Channel<boolean>(this.engine, 1 << 20, 'status/manualBatches');
   }
@@ -175,7 +177,7 @@ export abstract class StatusCache {
 
   /** deletePodStatus */
   deletePodStatus(uid: UID): void {
-    if (this.podStatuses.delete(uid)) this.sortedUIDs = null;
+    if (this.podStatuses.delete(uid)) this.sortedUIDsRemove(uid);
     this.unsent.delete(uid);
     this.sameMemo.delete(uid);
     this.reconcileMemo.delete(uid);
@@ -276,10 +278,10 @@ export abstract class StatusCache {
     Object.freeze(entry);
     this.podStatuses.set(uid, entry);
     this.noteVersions(uid);
-    if (cached === undefined) this.sortedUIDs = null;
+    if (cached === undefined) this.sortedUIDsInsert(uid);
     this.emit('status.set', key, uid, { version });
 
-    if (this.gen === 'classic') {
+    if (hasStatusChannel(this.gen)) {
       if (this.podStatusChannel.trySend({ podUID: uid, status: entry })) return true;
       this.log('V4', 'Skipping the status update for pod for now because the channel is full', key, { uid, version });
       this.emit('status.drop', key, uid, { version });
@@ -287,6 +289,28 @@ export abstract class StatusCache {
     }
     this.podStatusChannel.trySend(undefined); // a wake-up is already pending otherwise
     return true;
+  }
+
+  /** Go slice aliasing, modelled (current, v1.26+ with PodDisruptionConditions): syncBatch copies
+   *  the versionedPodStatus out of m.podStatuses by value, and syncPod hands `status.status` to
+   *  mergePodStatus by value again, so newPodStatus.Conditions still shares its backing array with
+   *  the cache entry; mergePodStatus's updateLastTransitionTime(&newPodStatus, &oldPodStatus,
+   *  DisruptionTarget) writes the re-stamped time through `&status.Conditions[i]`, into the cache
+   *  (status_manager.go syncPod / mergePodStatus / updateLastTransitionTime). Version, `at` and
+   *  podIsFinished stay; the time is metav1.Now(), not normalized. Only the entry the batch copied
+   *  is hit: one that updateStatusInternal replaced meanwhile (a fresh DeepCopy) is not. */
+  protected aliasDisruptionTargetRestamp(uid: UID, entry: VersionedPodStatus, restamped: PodCondition): void {
+    if (this.podStatuses.get(uid) !== entry) return;
+    const list = entry.status.conditions;
+    const i = list ? list.findIndex((c) => c.type === restamped.type) : -1; // podutil.GetPodCondition: the first
+    if (i < 0 || list![i].lastTransitionTime === restamped.lastTransitionTime) return;
+    const conditions = [...list!];
+    conditions[i] = { ...list![i], lastTransitionTime: restamped.lastTransitionTime };
+    if (restamped.lastTransitionTime === undefined) delete conditions[i].lastTransitionTime;
+    const next: VersionedPodStatus = Object.freeze({ ...entry, status: deepFreeze({ ...entry.status, conditions }) });
+    this.podStatuses.set(uid, next);
+    this.sameMemo.delete(uid);
+    this.reconcileMemo.delete(uid);
   }
 
   /** updateStatusInternal's "Ignoring same status": the update equals the cache entry. A frozen
@@ -334,5 +358,35 @@ export abstract class StatusCache {
   protected sortedStatusUIDs(): readonly UID[] {
     if (this.sortedUIDs === null || this.sortedUIDs.length !== this.podStatuses.size) this.sortedUIDs = [...this.podStatuses.keys()].sort();
     return this.sortedUIDs;
+  }
+
+  /** A new key of podStatuses joins the sorted list at its place (a binary search and one splice,
+   *  where re-sorting every key after each new pod made a run of N pods O(N² log N)). */
+  private sortedUIDsInsert(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    a.splice(lo, 0, uid);
+  }
+
+  /** A removed key of podStatuses leaves the sorted list. */
+  private sortedUIDsRemove(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    if (a[lo] === uid) a.splice(lo, 1);
+    else this.sortedUIDs = null;
   }
 }

@@ -1,7 +1,7 @@
 // The pure part of TerminatePod and its helpers (status_manager.go).
 import type { ContainerStatus, LogLevel, Pod, PodStatus } from '../../model/index.js';
 import { isStaticPod } from '../../model/pod.js';
-import { getContainerByIndex, isRestartableInitContainer } from './conditions.js';
+import { getContainerByIndex, isRestartableInitContainerUngated } from './conditions.js';
 import { UNKNOWN_TERMINATED_STATE, type Generation, type StatusFeatureGates } from './types.js';
 
 /** hasPodInitialized (current, v1.28+): evidence in pod.Status (the argument pod, not the cache)
@@ -18,7 +18,7 @@ export function hasPodInitialized(pod: Pod, gen: Generation, gates?: StatusFeatu
     const c = getContainerByIndex(inits, statuses, l - 1);
     if (!c) return false; // "Mismatch between pod spec and status, likely programmer error"
     const st = statuses[l - 1];
-    if (isRestartableInitContainer(c, gen, gates)) {
+    if (isRestartableInitContainerUngated(c, gen)) {
       if (st.state?.running && st.started === true) return true;
     } else {
       const last = st.lastState?.terminated;
@@ -74,7 +74,8 @@ export function terminatePodStatus(pod: Pod, base: PodStatus, isCached: boolean,
     const n = initializedContainers(base.initContainerStatuses).length;
     status.initContainerStatuses = base.initContainerStatuses.map((cs, i) => (i < n && !cs.state?.terminated ? unknownTerminated(cs) : cs));
   }
-  if (!isStaticPod(pod)) {
+  // (v1.27+: a non-terminal phase becomes Failed; v1.23's TerminatePod leaves the phase alone)
+  if (gen === 'current' && !isStaticPod(pod)) {
     switch (status.phase) {
       case 'Succeeded':
       case 'Failed':
