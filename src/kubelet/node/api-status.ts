@@ -16,6 +16,7 @@ import type { ProbeManager } from './prober.js';
 import { getPodQOS, type PodQOSClass } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
 import type { EvictResponse } from './active-deadline.js';
+import { NODE_IP } from './image-ref.js';
 
 /** Container state reasons of kubelet_pods.go. */
 export const PodInitializing = 'PodInitializing';
@@ -80,7 +81,7 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
     ready: false,
     restartCount: cs.restartCount,
     image: cs.image,
-    imageID: '',
+    imageID: cs.imageRef,
     containerID: cs.id,
   };
   if (isVanishedRunning(cs, old)) status.restartCount = (old!.restartCount ?? 0) + 1;
@@ -288,7 +289,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (gen === 'classic') {
     // v1.20: an evicting sync handler ends generation right after convertStatusToAPIStatus: no
     // getPhase, no probes, no kubelet conditions (the others are kept)
-    if (evict !== undefined) return evictedStatusClassic(pod, apiStatus, containerStatuses, initContainerStatuses, evict);
+    if (evict !== undefined) return evictedStatusClassic(pod, podStatus, apiStatus, oldPodStatus, containerStatuses, initContainerStatuses, evict);
     phase = getPhaseClassic(spec, all);
   } else {
     // (transitional, v1.23: getPhase(spec, allStatus) as v1.20's, then the v1.22 three-way merge)
@@ -320,6 +321,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
   if (ephemeralContainerStatuses.length > 0) s.ephemeralContainerStatuses = ephemeralContainerStatuses;
   s.qosClass = podQOS(pod);
+  setIPs(s, podStatus, oldPodStatus, gen);
 
   ctx.prober?.updatePodStatus(pod, s);
 
@@ -350,14 +352,29 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   return s;
 }
 
+/** The pod's IPs (convertStatusToAPIStatus: the ready sandbox's, else the previous status's) and
+ *  the node's (generateAPIPodStatus getHostIPsAnyWay; hostIPs from v1.29, GA v1.30: current). */
+function setIPs(s: PodStatus, podStatus: RuntimePodStatus, old: PodStatus, gen: Generation): void {
+  s.hostIP = NODE_IP;
+  if (gen === 'current') s.hostIPs = [{ ip: NODE_IP }];
+  const ip = podStatus.sandbox?.ready ? podStatus.sandbox.ip : old.podIP;
+  if (ip) {
+    s.podIP = ip;
+    s.podIPs = [{ ip }];
+  }
+}
+
 /** generateAPIPodStatus's classic early return for an evicted pod (v1.20 kubelet_pods.go):
- *  convertStatusToAPIStatus's status (container statuses, QOS class, the non-kubelet conditions of
- *  the API status) with phase Failed and the handler's reason and message. */
-function evictedStatusClassic(pod: Pod, apiStatus: PodStatus, containerStatuses: ContainerStatus[], initContainerStatuses: ContainerStatus[], evict: EvictResponse): PodStatus {
+ *  convertStatusToAPIStatus's status (container statuses, QOS class, pod IPs, the non-kubelet
+ *  conditions of the API status; no host IP) with phase Failed and the handler's reason and message. */
+// prettier-ignore
+function evictedStatusClassic(pod: Pod, podStatus: RuntimePodStatus, apiStatus: PodStatus, old: PodStatus, containerStatuses: ContainerStatus[], initContainerStatuses: ContainerStatus[], evict: EvictResponse): PodStatus {
   const s: PodStatus = { phase: 'Failed', conditions: [], reason: evict.reason, message: evict.message };
   if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
   s.qosClass = podQOS(pod);
+  setIPs(s, podStatus, old, 'classic');
+  delete s.hostIP; // (set after the early return)
   for (const c of apiStatus.conditions ?? []) if (!podConditionByKubelet(c.type, 'classic')) s.conditions!.push(clone(c));
   return s;
 }

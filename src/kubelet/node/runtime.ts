@@ -15,6 +15,7 @@ import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { ContainerRuntimeState, RuntimeContainerStatus, RuntimePodStatus } from './types.js';
+import { imageRefOf, normalizeImageRef, podIPOf } from './image-ref.js';
 
 /** The behaviour of a container for which the scenario gave none: runs until stopped, exits at
  *  once on SIGTERM. */
@@ -55,9 +56,10 @@ export class RuntimeContainer {
   killOwner: string | undefined;
   /** status() of the exited instance: nothing of it changes once it exited. */
   private exitedStatus: RuntimeContainerStatus | null = null;
-  /** What this instance's probes answer (the attempt's `ready` / `started` / `live`, then the
-   *  timeline's steps); undefined: no answer. It is the container's, so it outlives the kubelet. */
+  /** What its probes answer (the attempt's, then the timeline's; outlives the kubelet). */
   readonly probeAnswers: { readiness?: boolean; startup?: boolean; liveness?: boolean } = {};
+  /** The image's repo digest (ImageRef). */
+  readonly imageRef: string;
 
   constructor(
     readonly id: string,
@@ -70,6 +72,7 @@ export class RuntimeContainer {
     readonly createdAtMs: number,
     public startedAtMs: number,
   ) {
+    this.imageRef = imageRefOf(image);
     if (attempt.ready !== undefined) this.probeAnswers.readiness = attempt.ready;
     if (attempt.started !== undefined) this.probeAnswers.startup = attempt.started;
     if (attempt.live !== undefined) this.probeAnswers.liveness = attempt.live;
@@ -103,6 +106,7 @@ export class RuntimeContainer {
       startedAtMs: this.startedAtMs,
       restartCount: this.restartCount,
       image: this.image,
+      imageRef: this.imageRef,
     };
     if (this.finishedAtMs !== undefined) s.finishedAtMs = this.finishedAtMs;
     if (this.exitCode !== undefined) s.exitCode = this.exitCode;
@@ -121,7 +125,7 @@ interface RuntimePod {
   /** The pod object the kubelet last started something with (its spec survives a kubelet restart,
    *  as container labels do). */
   pod: Pod;
-  sandbox: { id: string; attempt: number; ready: boolean } | null;
+  sandbox: { id: string; attempt: number; ready: boolean; ip: string } | null;
   sandboxes: number;
   /** Every instance, in creation order. */
   containers: RuntimeContainer[];
@@ -134,7 +138,8 @@ export class Runtime {
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
   private readonly byID = new Map<string, RuntimeContainer>();
-  /** Failed starts that created no container, per "uid/name". */
+  /** Sandboxes created so far (pod IPs go in that order); failed starts that created nothing. */
+  private sandboxesCreated = 0;
   private readonly failedStarts = new Map<string, number>();
   /** See onPodChange. */
   private readonly changeListeners = new Set<(uid: UID) => void>();
@@ -182,7 +187,7 @@ export class Runtime {
   /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). */
   runPodSandbox(pod: Pod): void {
     const p = this.podEntry(pod);
-    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true };
+    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip: podIPOf(this.sandboxesCreated++) };
     p.sandboxes++;
     this.touch(p.uid);
   }
@@ -204,7 +209,7 @@ export class Runtime {
     for (const c of p.containers) if (c.name === container.name) prev = c;
     const restartCount = prev === undefined ? 0 : prev.restartCount + 1;
     const now = this.engine.nowMs;
-    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, container.image ?? '', restartCount, attempt, now, now);
+    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, normalizeImageRef(container.image ?? ''), restartCount, attempt, now, now);
     p.containers.push(c);
     this.byID.set(c.id, c);
     this.touch(p.uid);
@@ -216,8 +221,7 @@ export class Runtime {
     return c;
   }
 
-  /** CreateContainer, then a StartContainer that fails: the instance is created and exits at once,
-   *  128 StartError with the OCI error (containerd reports StartedAt as the zero time). */
+  /** CreateContainer, then a failed StartContainer: exits at once, 128 StartError, StartedAt zero. */
   startContainerFailing(pod: Pod, container: Container, attempt: Attempt, message: string): RuntimeContainer {
     const c = this.startContainer(pod, container, { ...attempt, runMs: 'forever' });
     c.startedAtMs = -this.clock.epochMs;
@@ -226,13 +230,10 @@ export class Runtime {
   }
 
   /** A start that failed before a container was created (image pull, config, create): counted per
-   *  container, so that the next start takes the next attempt. */
+   *  container (failedStartsOf), so that the next start takes the next attempt. */
   noteFailedStart(uid: UID, name: string): void {
-    const k = `${uid}/${name}`;
-    this.failedStarts.set(k, (this.failedStarts.get(k) ?? 0) + 1);
+    this.failedStarts.set(`${uid}/${name}`, this.failedStartsOf(uid, name) + 1);
   }
-
-  /** How many starts of the container failed before a container was created. */
   failedStartsOf(uid: UID, name: string): number {
     return this.failedStarts.get(`${uid}/${name}`) ?? 0;
   }

@@ -112,3 +112,18 @@ describe('start failures and grace', () => {
     expect(h.apiPod('p')?.status?.phase).toBe('Pending');
   });
 });
+
+describe('image references and IPs', () => {
+  it('normalizeImageRef / imageRefOf follow docker/reference', async () => {
+    const { normalizeImageRef, imageRefOf, podIPOf } = await import('../../../src/kubelet/node/image-ref.js');
+    expect(normalizeImageRef('nginx')).toBe('docker.io/library/nginx:latest');
+    expect(normalizeImageRef('nginx:1.25')).toBe('docker.io/library/nginx:1.25');
+    expect(normalizeImageRef('me/app')).toBe('docker.io/me/app:latest');
+    expect(normalizeImageRef('quay.io/a/b')).toBe('quay.io/a/b:latest');
+    expect(normalizeImageRef('localhost/app:v1')).toBe('localhost/app:v1');
+    expect(normalizeImageRef('nginx@sha256:abc')).toBe('docker.io/library/nginx@sha256:abc');
+    expect(imageRefOf('docker.io/library/nginx:1.25')).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+    expect(imageRefOf('docker.io/library/nginx:1.25')).toBe(imageRefOf('docker.io/library/nginx:1.25'));
+    expect(podIPOf(0)).toBe('10.244.0.2');
+  });
+});
