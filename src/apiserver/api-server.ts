@@ -5,7 +5,7 @@
 import { deepFreeze } from '../model/freeze.js';
 import { freeze, produce } from 'immer';
 import type { ApiResult, DeleteOptions } from '../model/client.js';
-import { isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../model/pod.js';
+import { isPodPhaseTerminal, podKey, type Container, type Pod, type PodStatus } from '../model/pod.js';
 import type { Actor } from '../model/trace.js';
 import { applyStrategicMergePatch, jsonEqual, StrategicMergeError } from '../model/strategic-merge.js';
 import { getPodQOS } from '../model/qos.js';
@@ -209,6 +209,23 @@ export class ApiServer extends PodStore {
     });
     this.commit(key, 'MODIFIED', next, actor, rv);
     this.served('api.patch', actor, key, next, { deletionTimestamp: next.metadata?.deletionTimestamp });
+    return next;
+  }
+
+  /** PATCH pods/{name}/ephemeralcontainers: append an ephemeral container to the spec (one of that
+   *  name already there: nothing changes). Traced as api.patch; watchers see MODIFIED. */
+  addEphemeralContainer(namespace: string, name: string, container: Container, actor: Actor = 'user'): Pod | undefined {
+    const key = `${namespace}/${name}`;
+    const cur = this.pods.get(key);
+    if (cur === undefined || (cur.spec?.ephemeralContainers ?? []).some((c) => c.name === container.name)) return cur;
+    const rv = this.nextRV();
+    const next = produce(cur, (d) => {
+      const spec = (d.spec ??= { containers: [] });
+      (spec.ephemeralContainers ??= []).push(container as never);
+      d.metadata!.resourceVersion = String(rv);
+    });
+    this.commit(key, 'MODIFIED', next, actor, rv);
+    this.served('api.patch', actor, key, next, { ephemeralContainer: container.name });
     return next;
   }
 

@@ -24,6 +24,7 @@ import {
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
 // ---- pods ----
@@ -43,6 +44,10 @@ const attempt = z.strictObject({
   message: z.string().optional(),
   ready: z.boolean().optional(),
   started: z.boolean().optional(),
+  live: z.boolean().optional(),
+  startError: z.enum(['ErrImagePull', 'CreateContainerConfigError', 'CreateContainerError', 'StartError']).optional(),
+  onTerm: z.int().min(0).max(255).optional(),
+  preStop: duration.optional(),
 });
 
 const xKss = z
@@ -121,6 +126,8 @@ export const ACTIONS = {
   oom: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'oom', ...v })),
   ready: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'ready', ...v })),
   started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
+  live: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'live', ...v })),
+  addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -143,7 +150,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

@@ -176,6 +176,9 @@ function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, a
       if (!f) continue;
       const pods = 'pod' in f ? ref(f.pod, [...ap, 'pod']) : [];
       if ('container' in f) containerOf(pods, f.container, [...ap, 'container'], STATUS_MANAGER_CALLS[a]);
+      // an ephemeral container a step adds is known to the steps after it
+      const added = a === 'addEphemeralContainer' ? str(obj(f.container)?.name) : undefined;
+      if (added !== undefined) for (const d of pods) d.containers.add(added);
       list(f.keep).forEach((k, j) => ref(k, [...ap, 'keep', j]));
       if ((a === 'createMirror' || a === 'deleteMirror') && pods.length > 0 && !pods.some((d) => d.isStatic))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no mirror`, path: [...ap, 'pod'] });

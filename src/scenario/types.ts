@@ -1,7 +1,7 @@
 // The typed, defaulted Scenario that the loader produces from YAML (scenario-format.md, v1alpha1).
 // Durations are integer ms. `@<duration>` strings inside status values are already resolved to
 // RFC 3339 text. Pod references are normalized to "namespace/name".
-import type { Pod, PodStatus } from '../model/pod.js';
+import type { Container, Pod, PodStatus } from '../model/pod.js';
 
 /** Where a node of the YAML document came from, for verdicts that point back at the file. */
 export interface SourcePos {
@@ -54,7 +54,19 @@ export interface Attempt {
    *  once running when the container has a probe... see README). */
   ready?: boolean;
   started?: boolean;
+  /** Extension: what the liveness probe answers while this attempt runs (default: no answer). */
+  live?: boolean;
+  /** Extension: this start fails (the image pull, the container config, the create, or the OCI
+   *  start); `message` is the error's text. */
+  startError?: StartErrorKind;
+  /** Extension: the exit code on SIGTERM (default 143; 0 is a clean exit, reason Completed). */
+  onTerm?: number;
+  /** Extension: how long the container's preStop hook (spec lifecycle.preStop) takes, ms. */
+  preStopMs?: number;
 }
+
+/** The start failures an attempt can name (kuberuntime_container.go startContainer's errors). */
+export type StartErrorKind = 'ErrImagePull' | 'CreateContainerConfigError' | 'CreateContainerError' | 'StartError';
 
 export interface ScenarioPod {
   /** The manifest with apiserver defaults applied (namespace, restartPolicy, grace, nodeName,
@@ -84,6 +96,8 @@ export type StepAction =
   | { action: 'oom'; pod: string; container: string }
   | { action: 'ready'; pod: string; container: string; value: boolean }
   | { action: 'started'; pod: string; container: string; value: boolean }
+  | { action: 'live'; pod: string; container: string; value: boolean }
+  | { action: 'addEphemeralContainer'; pod: string; container: Container }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }

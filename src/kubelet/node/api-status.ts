@@ -15,6 +15,8 @@ import { getPhaseClassic, getPhaseCurrent } from './phase.js';
 import type { ProbeManager } from './prober.js';
 import { getPodQOS, type PodQOSClass } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
+import type { EvictResponse } from './active-deadline.js';
+import { NODE_IP } from './image-ref.js';
 
 /** Container state reasons of kubelet_pods.go. */
 export const PodInitializing = 'PodInitializing';
@@ -41,6 +43,8 @@ export interface GenerateContext {
   prober?: Pick<ProbeManager, 'updatePodStatus'>;
   /** Log sink for "Pod attempted illegal phase transition". */
   log?: (msg: string) => void;
+  /** The pod sync handlers' ShouldEvict (activeDeadlineSeconds): a reason and message, or none. */
+  shouldEvict?: () => EvictResponse | undefined;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -77,7 +81,7 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
     ready: false,
     restartCount: cs.restartCount,
     image: cs.image,
-    imageID: '',
+    imageID: cs.imageRef,
     containerID: cs.id,
   };
   if (isVanishedRunning(cs, old)) status.restartCount = (old!.restartCount ?? 0) + 1;
@@ -261,6 +265,7 @@ function podQOS(pod: Pod): PodQOSClass {
  *    API phase; reason/message carried while the phase is unchanged; DisruptionTarget carried from
  *    the cache; conditions computed over init + regular statuses, PodReadyToStartContainers first
  *    when its gate is on. */
+// upstream-length: generateAPIPodStatus (pkg/kubelet/kubelet_pods.go) is itself ~110 lines.
 export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podIsTerminal: boolean, ctx: GenerateContext): PodStatus {
   const gen = ctx.gen;
   const apiStatus: PodStatus = pod.status ?? {};
@@ -271,13 +276,20 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
 
   const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
   const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
+  // current (GA v1.25) and transitional (beta-on v1.23): the ephemeral containers' statuses (not in the phase, the probes or the conditions)
+  const ephemerals = gen !== 'classic' ? ((spec?.ephemeralContainers ?? []) as Container[]) : [];
+  const ephemeralContainerStatuses = ephemerals.length === 0 ? [] : convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.ephemeralContainerStatuses, ephemerals, hasInit, false, ctx);
   // (read only: without init containers, the regular statuses are the whole list)
   const all = initContainerStatuses.length === 0 ? containerStatuses : [...containerStatuses, ...initContainerStatuses];
 
   let phase: string;
   let reason: string | undefined;
   let message: string | undefined;
+  const evict = ctx.shouldEvict?.();
   if (gen === 'classic') {
+    // v1.20: an evicting sync handler ends generation right after convertStatusToAPIStatus: no
+    // getPhase, no probes, no kubelet conditions (the others are kept)
+    if (evict !== undefined) return evictedStatusClassic(pod, podStatus, apiStatus, oldPodStatus, containerStatuses, initContainerStatuses, evict);
     phase = getPhaseClassic(spec, all);
   } else {
     // (transitional, v1.23: getPhase(spec, allStatus) as v1.20's, then the v1.22 three-way merge)
@@ -290,6 +302,12 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
       reason = oldPodStatus.reason || apiStatus.reason || undefined;
       message = oldPodStatus.message || apiStatus.message || undefined;
     }
+    // v1.22+: an internal module (active deadline) requested the pod be evicted
+    if (evict !== undefined) {
+      phase = 'Failed';
+      reason = evict.reason;
+      message = evict.message;
+    }
   }
   if (isPodPhaseTerminal(apiStatus.phase) && phase !== apiStatus.phase) {
     ctx.log?.(`Pod attempted illegal phase transition from ${apiStatus.phase} to ${phase}`);
@@ -301,7 +319,9 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (message) s.message = message;
   if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
+  if (ephemeralContainerStatuses.length > 0) s.ephemeralContainerStatuses = ephemeralContainerStatuses;
   s.qosClass = podQOS(pod);
+  setIPs(s, podStatus, oldPodStatus, gen);
 
   ctx.prober?.updatePodStatus(pod, s);
 
@@ -329,6 +349,33 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   }
   conditions.push({ type: PodScheduled, status: 'True' });
   s.conditions = conditions;
+  return s;
+}
+
+/** The pod's IPs (convertStatusToAPIStatus: the ready sandbox's, else the previous status's) and
+ *  the node's (generateAPIPodStatus getHostIPsAnyWay; hostIPs from v1.29, GA v1.30: current). */
+function setIPs(s: PodStatus, podStatus: RuntimePodStatus, old: PodStatus, gen: Generation): void {
+  s.hostIP = NODE_IP;
+  if (gen === 'current') s.hostIPs = [{ ip: NODE_IP }];
+  const ip = podStatus.sandbox?.ready ? podStatus.sandbox.ip : old.podIP;
+  if (ip) {
+    s.podIP = ip;
+    s.podIPs = [{ ip }];
+  }
+}
+
+/** generateAPIPodStatus's classic early return for an evicted pod (v1.20 kubelet_pods.go):
+ *  convertStatusToAPIStatus's status (container statuses, QOS class, pod IPs, the non-kubelet
+ *  conditions of the API status; no host IP) with phase Failed and the handler's reason and message. */
+// prettier-ignore
+function evictedStatusClassic(pod: Pod, podStatus: RuntimePodStatus, apiStatus: PodStatus, old: PodStatus, containerStatuses: ContainerStatus[], initContainerStatuses: ContainerStatus[], evict: EvictResponse): PodStatus {
+  const s: PodStatus = { phase: 'Failed', conditions: [], reason: evict.reason, message: evict.message };
+  if (initContainerStatuses.length > 0) s.initContainerStatuses = initContainerStatuses;
+  if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
+  s.qosClass = podQOS(pod);
+  setIPs(s, podStatus, old, 'classic');
+  delete s.hostIP; // (set after the early return)
+  for (const c of apiStatus.conditions ?? []) if (!podConditionByKubelet(c.type, 'classic')) s.conditions!.push(clone(c));
   return s;
 }
 

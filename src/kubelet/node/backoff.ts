@@ -52,6 +52,15 @@ export class Backoff {
     return this.clock.nowMs - eventTimeMs < entry.backoffMs;
   }
 
+  /** IsInBackOffSinceUpdate: true while less than the key's back-off has passed between its last
+   *  update and eventTime (the image pull back-off asks this). */
+  isInBackOffSinceUpdate(id: string, eventTimeMs: number): boolean {
+    const entry = this.perItemBackoff.get(id);
+    if (entry === undefined) return false;
+    if (hasExpired(eventTimeMs, entry.lastUpdateMs, this.maxDurationMs)) return false;
+    return eventTimeMs - entry.lastUpdateMs < entry.backoffMs;
+  }
+
   /** Reset: forget the key. */
   reset(id: string): void {
     this.perItemBackoff.delete(id);

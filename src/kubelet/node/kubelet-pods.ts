@@ -10,6 +10,7 @@ import { generateAPIPodStatus as generateStatus, notRunning } from './api-status
 import type { KubeletState } from './kubelet-state.js';
 import { killPod } from './kuberuntime-manager.js';
 import type { RuntimePodStatus } from './types.js';
+import { shouldEvict } from './active-deadline.js';
 
 /** generateAPIPodStatus with this kubelet's status cache, reason cache and prober. The status is
  *  handed to the status manager, which deep-freezes it. A pure function of the pod, the runtime
@@ -21,6 +22,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
   const cachedStatus = kl.sm.getPodStatus(uid);
   const reasons = kl.reasonVersions.get(uid) ?? 0;
   const probes = kl.prober.podVersion(uid);
+  const evict = shouldEvict(pod, cachedStatus, kl.engine.nowMs, kl.toVirtual);
   const last = kl.lastGenerated.get(uid);
   if (
     last !== undefined &&
@@ -29,8 +31,10 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     last.podIsTerminal === podIsTerminal &&
     last.cachedStatus === cachedStatus &&
     last.reasons === reasons &&
-    last.probes === probes
+    last.probes === probes &&
+    last.evicted === (evict !== undefined)
   ) {
+    if (kl.gen !== 'classic') kl.probeWorkers.triggerUnready(uid, last.status);
     return last.status;
   }
   let logged = false;
@@ -41,13 +45,14 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     cachedStatus,
     reasonFor: (name) => kl.reasonCache.get(uid)?.get(name),
     prober: kl.prober,
+    shouldEvict: () => evict,
     log: (msg) => {
       logged = true;
       kl.log('error', msg, podKey(pod));
     },
   });
   if (logged || !Object.isFrozen(pod) || (cachedStatus !== undefined && !Object.isFrozen(cachedStatus))) kl.lastGenerated.delete(uid);
-  else if (last === undefined) kl.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, status: deepFreeze(status) });
+  else if (last === undefined) kl.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, evicted: evict !== undefined, status: deepFreeze(status) });
   else {
     // the pod's record, kept (it lives as long as the pod: replaced, it would be copied by GC)
     last.pod = pod;
@@ -56,8 +61,11 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     last.cachedStatus = cachedStatus;
     last.reasons = reasons;
     last.probes = probes;
+    last.evicted = evict !== undefined;
     last.status = deepFreeze(status);
   }
+  // UpdatePodStatus's manual trigger of the readiness workers of unready containers (v1.22+)
+  if (kl.gen !== 'classic') kl.probeWorkers.triggerUnready(uid, status);
   return status;
 }
 
@@ -104,6 +112,7 @@ export function* handlePodCleanups(kl: KubeletState): Proc<void> {
     yield* kl.mirrors.deleteMirrorPod(m, undefined);
   }
   kl.backoff.gc();
+  kl.imageBackoff.gc();
 }
 
 /** The UIDs of the pod manager's pods and mirror pods, as a set. The previous answer is reused while

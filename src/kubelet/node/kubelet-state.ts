@@ -18,7 +18,8 @@ import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
 import { PodWorkersClassic } from './pod-workers-classic.js';
 import { PodWorkersCurrent } from './pod-workers-current.js';
 import type { PodSyncer } from './pod-workers.js';
-import { ProbeManager } from './prober.js';
+import { ProbeManager, type ProbeKind, type ProbeResult } from './prober.js';
+import { ProbeWorkers } from './prober-worker.js';
 import type { Runtime } from './runtime.js';
 import type { Generation, RuntimePodStatus } from './types.js';
 import { BasicWorkQueue } from './work-queue.js';
@@ -79,6 +80,8 @@ export interface GeneratedStatus {
   cachedStatus: PodStatus | undefined;
   reasons: number;
   probes: number;
+  /** The active-deadline handler said evict. */
+  evicted: boolean;
   status: PodStatus;
 }
 
@@ -91,8 +94,14 @@ export class KubeletState {
   readonly cache: PodCache;
   readonly pleg: GenericPLEG;
   readonly prober: ProbeManager;
+  /** The probe manager's workers (prober-worker.ts). */
+  readonly probeWorkers: ProbeWorkers;
+  /** The results managers' updates go here (kubelet.ts sets it: syncLoopIteration's probe cases). */
+  onProbeUpdate: (kind: ProbeKind, podUID: UID, containerName: string, containerID: string, result: ProbeResult) => void = () => {};
   /** The container restart back-off (kubelet.backOff / crashLoopBackOff). */
   readonly backoff: Backoff;
+  /** The image pull back-off (image_manager.go: flowcontrol.NewBackOff(10 s, 5 min)). */
+  readonly imageBackoff: Backoff;
   readonly workQueue: BasicWorkQueue;
   /** Exactly one of these is set, by generation. */
   readonly workersCurrent: PodWorkersCurrent | null;
@@ -133,6 +142,14 @@ export class KubeletState {
   };
   /** The prober's startup results (computePodActions reads them). */
   readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
+  /** The prober's liveness / startup verdicts (computePodActions kills a container that failed one). */
+  readonly probeFailure = (containerID: string): 'liveness' | 'startup' | undefined =>
+    this.prober.getResult('liveness', containerID) === 'Failure' ? 'liveness' : this.prober.getResult('startup', containerID) === 'Failure' ? 'startup' : undefined;
+  /** RFC 3339 → virtual ms. */
+  readonly toVirtual = (s: string): number | undefined => this.clock.toVirtual(s);
+  /** The pods with spec.activeDeadlineSeconds (getPodsToSync asks the active-deadline handler
+   *  about them on every tick). */
+  readonly deadlinePods = new Set<UID>();
   /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
   readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
   /** The processes and timers of this incarnation (stop() ends them). */
@@ -178,7 +195,24 @@ export class KubeletState {
     this.cache = new PodCache(this.engine);
     this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, onPlegEvents);
     this.prober = new ProbeManager(this.gen, this.gates);
+    const probeRng = this.rng.fork('probe');
+    this.probeWorkers = new ProbeWorkers({
+      gen: this.gen,
+      gates: this.gates,
+      results: this.prober,
+      rng: probeRng,
+      startMs: this.engine.nowMs,
+      nowMs: () => this.engine.nowMs,
+      spawn: (name, body) => this.spawn(name, body),
+      wake: (p, v) => this.engine.wake(p, v),
+      kill: (p) => this.engine.kill(p),
+      getPodStatus: (uid) => this.sm.getPodStatus(uid),
+      answer: (id, kind) => this.runtime.container(id)?.probeAnswers[kind],
+      toVirtual: (s) => this.clock.toVirtual(s),
+      onUpdate: (kind, uid, name, id, result) => this.onProbeUpdate(kind, uid, name, id, result),
+    });
     this.backoff = new Backoff(this.engine);
+    this.imageBackoff = new Backoff(this.engine);
     this.workQueue = new BasicWorkQueue(this.engine);
     const jitterRng = this.rng.fork('jitter');
     const workerOpts = {

@@ -4,10 +4,10 @@
 import type { Proc } from '../../engine/index.js';
 import { isPodPhaseTerminal, isStaticPod, podKey, type Pod } from '../../model/pod.js';
 import { emitsNothing } from '../../model/trace.js';
-import { killContainerTimeoutSeconds } from './grace.js';
+import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { isMirrorPodOf } from './mirror.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
@@ -40,6 +40,7 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
   kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
   yield* killPod(kl, pod, gracePeriodSeconds);
+  kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
   const stopped = kl.runtime.getPodStatus(uid);
   const still = stopped.containers.filter((c) => c.state === 'running').map((c) => c.id);
@@ -91,8 +92,8 @@ export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: 
  *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
 export function syncRuntime(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
   if (isStaticPod(pod)) return syncRuntimeWaiting(kl, pod, mirrorPod, podStatus, undefined);
-  const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult);
-  if (changes.killPod) return syncRuntimeWaiting(kl, pod, undefined, podStatus, changes);
+  const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
+  if (changes.killPod || changes.containersToKill.length > 0) return syncRuntimeWaiting(kl, pod, undefined, podStatus, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
 }
 
@@ -101,10 +102,22 @@ export function syncRuntime(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefin
 export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
   if (changes === undefined) {
     yield* syncMirrorPod(kl, pod, mirrorPod);
-    changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult);
+    changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
   }
   if (changes.killPod) yield* killPod(kl, pod, undefined);
+  else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
+}
+
+/** SyncPod's step 3: kill the running containers that are not to keep (a failed liveness or
+ *  startup probe), one after the other (killContainer with the probe's grace). */
+export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions): Proc<void> {
+  for (const k of changes.containersToKill) {
+    kl.log('info', `${k.message}`, podKey(pod), { containerID: k.id });
+    const inst = kl.runtime.container(k.id);
+    if (inst === undefined) continue;
+    yield* killContainer(kl, pod, inst, undefined, probeKillGracePeriod(kl.gen, pod, k.container, k.reason)).wait();
+  }
 }
 
 /** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */

@@ -13,10 +13,11 @@ import { generateAPIPodStatus, handlePodCleanups, podAndContainersAreTerminal, p
 import { garbageCollectContainers } from './kuberuntime-gc.js';
 import { staticPodFromManifest } from './mirror.js';
 import { podsDifferSemantically } from './pod-config.js';
-import { deleteContainersInPod } from './pod-container-deletor.js';
+import { deleteContainersInPod, deleteOldContainersInPod } from './pod-container-deletor.js';
+import { pastActiveDeadline } from './active-deadline.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
-import type { ProbeKind } from './prober.js';
+import type { ProbeKind, ProbeResult } from './prober.js';
 
 /** Start the kubelet's loops: the PLEG relist (at once, then every plegRelistPeriod), the sync
  *  ticker that hands due pods from the work queue to their workers, and housekeeping. */
@@ -58,7 +59,8 @@ export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
 export function* syncTickerLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     yield kl.tuning.syncTickMs;
-    const due = kl.workQueue.getWork();
+    let due = kl.workQueue.getWork();
+    if (kl.deadlinePods.size > 0) due = withPastDeadline(kl, due);
     if (due.length === 0) continue;
     // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
     // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
@@ -70,6 +72,24 @@ export function* syncTickerLoop(kl: KubeletState): Proc<void> {
     // (the shuffle of one pod draws nothing)
     handlePodSyncs(kl, pods.length < 2 ? pods : kl.rng.shuffle(pods));
   }
+}
+
+/** getPodsToSync's PodSyncLoopHandlers: the pods past their active deadline join the due ones
+ *  (sorted by UID, as getWork's list is). */
+export function withPastDeadline(kl: KubeletState, due: readonly UID[]): UID[] {
+  const set = new Set(due);
+  for (const uid of kl.deadlinePods) {
+    const pod = kl.pm.getPodByUID(uid);
+    if (pod !== undefined && !set.has(uid) && pastActiveDeadline(pod, kl.sm.getPodStatus(uid), kl.engine.nowMs, kl.toVirtual)) set.add(uid);
+  }
+  return set.size === due.length ? [...due] : [...set].sort();
+}
+
+/** Track the pods with an active deadline (the handler's ShouldSync is asked only about them). */
+function trackDeadline(kl: KubeletState, pod: Pod): void {
+  const uid = pod.metadata?.uid ?? '';
+  if (pod.spec?.activeDeadlineSeconds !== undefined && pod.spec.activeDeadlineSeconds !== null) kl.deadlinePods.add(uid);
+  else kl.deadlinePods.delete(uid);
 }
 
 /** syncLoopIteration's housekeepingCh: HandlePodCleanups every housekeepingPeriod. */
@@ -94,7 +114,9 @@ export function podAdded(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  trackDeadline(kl, pod);
   dispatch(kl, pod, 'create');
+  kl.probeWorkers.addPod(pod);
 }
 
 /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
@@ -109,6 +131,7 @@ export function podUpdated(kl: KubeletState, pod: Pod): void {
     return;
   }
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  trackDeadline(kl, pod);
   dispatch(kl, pod, 'update');
 }
 
@@ -117,6 +140,7 @@ export function podRemoved(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
   const uid = pod.metadata?.uid ?? '';
   kl.lastConfig.delete(uid);
+  kl.deadlinePods.delete(uid);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   if (kl.workersCurrent) {
     // deletePod: the worker terminates the pod (if it has not already)
@@ -126,6 +150,7 @@ export function podRemoved(kl: KubeletState, pod: Pod): void {
   // classic deletePod: forget the worker, and the pod killer stops whatever still runs
   kl.workersClassic!.forgetWorker(uid);
   if (kl.runtime.hasRunningContainers(uid)) spawnKill(kl, pod, undefined, 'pod-killer');
+  kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
 }
 
@@ -207,31 +232,40 @@ export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): voi
       const pod = kl.pm.getPodByUID(e.uid);
       if (pod !== undefined) handlePodSyncs(kl, [pod]);
     }
-    if (e.type === 'ContainerDied' && kl.gen === 'classic') cleanUpContainersInPod(kl, e.uid, e.containerID);
+    if (e.type === 'ContainerDied') cleanUpContainersInPod(kl, e.uid, e.containerID);
   }
 }
 
-/** cleanUpContainersInPod (classic, v1.19/v1.20 kubelet.go): when the pod was evicted, or is
- *  deleted and its status generated from the cache shows nothing running, the container deletor
- *  (podContainerDeletor.deleteContainersInPod with removeAll) removes every exited container of
- *  the pod; the next relist reports them ContainerRemoved and drops them from the cache, which
- *  is what PodResourcesAreReclaimed waits for. Not modelled: the other case, which removes all
- *  but the newest dead instance of the container that died (containersToKeep = 1), and the
- *  current generation's deletor (ShouldPodContentBeRemoved); neither changes a status. */
-export function cleanUpContainersInPod(kl: KubeletState, uid: UID, _exitedContainerID: string): void {
+/** cleanUpContainersInPod (kubelet.go; every generation). classic (v1.20): removeAll when the pod
+ *  was evicted, or is deleted and its status generated from the cache shows nothing running;
+ *  current (v1.22+): removeAll = podWorkers.ShouldPodContentBeRemoved (evicted, or deleted and
+ *  terminated). With removeAll the deletor removes every exited container of the pod (the next
+ *  relist reports them ContainerRemoved and drops them from the cache, which is what the classic
+ *  PodResourcesAreReclaimed waits for); otherwise every dead instance of the container that died
+ *  but the newest (containersToKeep = 1), so that a status generated after the next relist has no
+ *  lastState for it. */
+export function cleanUpContainersInPod(kl: KubeletState, uid: UID, exitedContainerID: string): void {
   const podStatus = kl.cache.get(uid);
   const syncedPod = kl.pm.getPodByUID(uid);
-  if (syncedPod === undefined) return;
-  // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
-  const apiPodStatus = generateAPIPodStatus(kl, syncedPod, podStatus, false);
-  const removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
-  if (!removeAll) return;
-  deleteContainersInPod(kl, podStatus);
+  let removeAll = false;
+  if (kl.gen === 'classic') {
+    if (syncedPod !== undefined) {
+      // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
+      const apiPodStatus = generateAPIPodStatus(kl, syncedPod, podStatus, false);
+      removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
+    }
+  } else {
+    // ShouldPodContentBeRemoved: a pod the workers never saw has no content once they synced
+    const st = kl.workersCurrent!.status(uid);
+    removeAll = st !== undefined ? st.deleted && st.isTerminated() : !kl.workersCurrent!.couldHaveRunningContainers(uid);
+  }
+  if (removeAll) deleteContainersInPod(kl, podStatus);
+  else deleteOldContainersInPod(kl, exitedContainerID, podStatus);
 }
 
-/** A probe worker's result: cached per container instance; a change goes to the status manager
- *  (SetContainerReadiness / SetContainerStartup with the container ID) and, in the current
- *  generation, also syncs the pod (handleProbeSync). */
+/** A timeline `ready` / `started` / `live` step: the running container's probe answers `value`
+ *  from now on, and a probe with that answer lands now (the worker adopts it as a full run):
+ *  cached per container instance; a change goes to the kubelet's handler (probeUpdate). */
 export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, container: string, value: boolean): void {
   if (kl.stopped) return;
   const c = kl.runtime.runningContainer(podUID, container);
@@ -240,11 +274,35 @@ export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, cont
     kl.log('warning', `${kind} result for ${container}: no running container`, pod ? podKey(pod) : undefined, { uid: podUID });
     return;
   }
-  const changed = kl.prober.set(kind, podUID, c.id, value);
+  c.probeAnswers[kind] = value;
+  const result: ProbeResult = value ? 'Success' : 'Failure';
+  kl.probeWorkers.get(podUID, container, kind)?.adopt(c.id, result);
+  const changed = kl.prober.set(kind, podUID, c.id, result);
   if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result'); // (nothing reads it: counted, not built)
   else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
-  if (!changed) return;
-  if (kind === 'readiness') kl.sm.setContainerReadiness(podUID, c.id, value);
-  else kl.sm.setContainerStartup(podUID, c.id, value);
+  if (changed) handleProbeUpdate(kl, kind, pod, c.id, result);
+}
+
+/** A probe worker's result changed (results.Manager.Set sent an update): traced, then handled. */
+export function probeUpdate(kl: KubeletState, kind: ProbeKind, podUID: UID, container: string, containerID: string, result: ProbeResult): void {
+  if (kl.stopped) return;
+  const pod = kl.pm.getPodByUID(podUID);
+  if (pod === undefined) return;
+  if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result');
+  else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: result === 'Success', changed: true, ...(result === 'Unknown' ? { unknown: true } : {}) });
+  handleProbeUpdate(kl, kind, pod, containerID, result);
+}
+
+/** syncLoopIteration's probe cases: readiness and startup go to the status manager
+ *  (SetContainerReadiness / SetContainerStartup) and, in the current generation, sync the pod
+ *  (handleProbeSync); a liveness failure syncs the pod (both generations). */
+export function handleProbeUpdate(kl: KubeletState, kind: ProbeKind, pod: Pod, containerID: string, result: ProbeResult): void {
+  const uid = pod.metadata?.uid ?? '';
+  if (kind === 'liveness') {
+    if (result === 'Failure') handlePodSyncs(kl, [pod]);
+    return;
+  }
+  if (kind === 'readiness') kl.sm.setContainerReadiness(uid, containerID, result === 'Success');
+  else kl.sm.setContainerStartup(uid, containerID, result === 'Success');
   if (kl.gen !== 'classic') handlePodSyncs(kl, [pod]); // handleProbeSync (v1.21+)
 }

@@ -7,11 +7,11 @@ import { podKey, type Container, type Pod } from '../../model/pod.js';
 import { emitsNothing } from '../../model/trace.js';
 import { isRestartableInitContainer } from '../status/conditions.js';
 import { CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey } from './backoff.js';
-import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
+import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeriod, preStopBudgetSeconds } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
-import { hasProbe } from './prober.js';
-import { DEFAULT_ATTEMPT, type RuntimeContainer } from './runtime.js';
+import type { RuntimeContainer } from './runtime.js';
+import { nextAttempt, startContainerChecked } from './kuberuntime-container.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -56,6 +56,11 @@ export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePod
   let results = NO_RESULTS;
   if (changes.killPod && !changes.createSandbox) return results;
   if (changes.createSandbox) kl.runtime.runPodSandbox(pod);
+  // Step 5: start ephemeral containers (before the init containers)
+  const eph = pod.spec?.ephemeralContainers ?? [];
+  for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) {
+    results = withResult(results, startWithBackOff(kl, pod, eph[changes.ephemeralContainersToStart[i]] as Container, podStatus));
+  }
   const inits = pod.spec?.initContainers ?? [];
   if (changes.nextInitContainerToStart !== undefined) {
     const r = startWithBackOff(kl, pod, changes.nextInitContainerToStart, podStatus);
@@ -82,8 +87,10 @@ export function startWithBackOff(kl: KubeletState, pod: Pod, c: Container, podSt
     else kl.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
     return backoff;
   }
-  startContainer(kl, pod, c);
-  return { name: c.name };
+  const failed = startContainerChecked(kl, pod, c);
+  if (failed === undefined) return { name: c.name };
+  kl.trace({ type: 'runtime.startFailed', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, reason: failed.error, message: failed.message });
+  return { name: c.name, error: failed.error, message: failed.message };
 }
 
 /** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
@@ -105,18 +112,9 @@ export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podS
   return undefined;
 }
 
-/** startContainer: the attempt for this instance from the scenario (the last one repeats), and
- *  the attempt's probe defaults. */
+/** startContainer: the attempt for this instance from the scenario (the last one repeats). */
 export function startContainer(kl: KubeletState, pod: Pod, c: Container): RuntimeContainer {
-  const uid = pod.metadata?.uid ?? '';
-  const prev = kl.runtime.latestContainer(uid, c.name);
-  const n = prev === undefined ? 0 : prev.restartCount + 1;
-  const attempts = kl.behaviour(pod)[c.name] ?? [];
-  const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
-  const inst = kl.runtime.startContainer(pod, c, attempt);
-  if (attempt.ready !== undefined && hasProbe(c, 'readiness')) kl.prober.set('readiness', uid, inst.id, attempt.ready);
-  if (attempt.started !== undefined && hasProbe(c, 'startup')) kl.prober.set('startup', uid, inst.id, attempt.started);
-  return inst;
+  return kl.runtime.startContainer(pod, c, nextAttempt(kl, pod, c));
 }
 
 /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)
@@ -136,7 +134,7 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   const sidecars = running.filter((c) => sidecarIndex.has(c.name)).sort((a, b) => sidecarIndex.get(b.name)! - sidecarIndex.get(a.name)!);
   const t0 = kl.engine.nowMs;
   const waits: Deferred<void>[] = [];
-  for (const c of regular) waits.push(kl.runtime.stopContainer(c.id, killContainerTimeoutSeconds(kl.gen, pod, gracePeriodOverride), kl.group));
+  for (const c of regular) waits.push(killContainer(kl, pod, c, gracePeriodOverride));
   if (sidecars.length > 0) {
     const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
     const deadline = t0 + turnGrace * 1000;
@@ -166,6 +164,31 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   }
   for (const w of waits) yield* w.wait();
   kl.runtime.stopPodSandbox(uid);
+}
+
+/** The spec of a running instance's container (regular or init). */
+function specOf(pod: Pod, name: string): Container | undefined {
+  return pod.spec?.containers?.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name);
+}
+
+/** killContainer (kuberuntime_container.go): run the preStop hook if the spec has one and there is
+ *  grace for it (it takes the attempt's `preStop` time, cut off at the grace; the container runs
+ *  on meanwhile), then StopContainer with what is left (graceAfterPreStop). Without a hook (or one
+ *  that takes no time) the stop is sent at once. baseSeconds: the grace to start from (a probe's). */
+export function killContainer(kl: KubeletState, pod: Pod, c: RuntimeContainer, override: number | undefined, baseSeconds?: number): Deferred<void> {
+  const hookMs = specOf(pod, c.name)?.lifecycle?.preStop ? c.attempt.preStopMs ?? 0 : 0;
+  const budget = preStopBudgetSeconds(kl.gen, pod, override, baseSeconds);
+  if (hookMs <= 0 || budget <= 0) return kl.runtime.stopContainer(c.id, graceAfterPreStop(kl.gen, pod, override, 0, baseSeconds), kl.group);
+  const done = new Deferred<void>();
+  kl.spawn(`prestop/${c.podUID}/${c.name}`, (function* (): Proc<void> {
+    const t0 = kl.engine.nowMs;
+    kl.log('V3', `Running preStop hook`, c.podKey, { container: c.name });
+    yield Math.min(hookMs, budget * 1000); // executePreStopHook: done, or abandoned at the grace
+    const took = Math.floor((kl.engine.nowMs - t0) / 1000);
+    yield* kl.runtime.stopContainer(c.id, graceAfterPreStop(kl.gen, pod, override, took, baseSeconds), kl.group).wait();
+    done.resolve(kl.engine, undefined);
+  })());
+  return done;
 }
 
 /** Wait until every container has exited, or until deadlineMs. */

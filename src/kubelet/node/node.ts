@@ -34,7 +34,7 @@ import type { PodDeletionSafetyProvider } from '../../model/client.js';
 import type { Pod, PodStatus, UID } from '../../model/pod.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { Backoff } from './backoff.js';
-import { addStaticPod, onPlegEvents, podAdded, podRemoved, podUpdated, probeResult, start, stop } from './kubelet.js';
+import { addStaticPod, onPlegEvents, podAdded, podRemoved, podUpdated, probeResult, probeUpdate, start, stop } from './kubelet.js';
 import { generateAPIPodStatus, handlePodCleanups, podResourcesAreReclaimed, couldHaveRunningContainers } from './kubelet-pods.js';
 import { KubeletState, type NodeOptions, type NodeTuning } from './kubelet-state.js';
 import { syncPod, syncPodClassic, syncTerminatedPod, syncTerminatingPod } from './kubelet-sync.js';
@@ -73,6 +73,7 @@ export class Node implements PodSyncer {
   constructor(opts: NodeOptions) {
     const kl = new KubeletState(opts, this, (evs) => onPlegEvents(kl, evs));
     this.kl = kl;
+    kl.onProbeUpdate = (kind, uid, name, id, result) => probeUpdate(kl, kind, uid, name, id, result);
     this.gen = kl.gen;
     this.gates = kl.gates;
     this.tuning = kl.tuning;
@@ -190,5 +191,10 @@ export class Node implements PodSyncer {
   /** The startup probe of the running container now reports value. */
   setStarted(podUID: UID, container: string, value: boolean): void {
     probeResult(this.kl, 'startup', podUID, container, value);
+  }
+
+  /** The liveness probe of the running container now reports value. */
+  setLive(podUID: UID, container: string, value: boolean): void {
+    probeResult(this.kl, 'liveness', podUID, container, value);
   }
 }

@@ -20,7 +20,25 @@ export interface PodActions {
   initContainersToStart: number[];
   /** Indices into spec.containers to start. (An empty list may be a shared frozen one.) */
   containersToStart: number[];
+  /** current (v1.25+): indices into spec.ephemeralContainers to start (never restarted). */
+  ephemeralContainersToStart: number[];
+  /** Running containers to kill first (a failed liveness or startup probe). (An empty list may be a
+   *  shared frozen one.) */
+  containersToKill: ContainerToKill[];
 }
+
+/** containerToKillInfo */
+export interface ContainerToKill {
+  id: string;
+  name: string;
+  container: Container;
+  message: string;
+  /** containerKillReason: which probe failed. */
+  reason: 'liveness' | 'startup';
+}
+
+/** A failed liveness or startup probe of a container instance (the results managers' Failure). */
+export type ProbeFailureOf = (containerID: string) => 'liveness' | 'startup' | undefined;
 
 /** shouldRestartOnFailure: any restart policy but Never. */
 export function shouldRestartOnFailure(pod: Pod): boolean {
@@ -163,19 +181,32 @@ function withIndex(list: number[], idx: number): number[] {
   return list;
 }
 
-/** computePodActions (no liveness probes, no spec changes, no in-place resize). */
+const NO_KILLS: ContainerToKill[] = Object.freeze([]) as unknown as ContainerToKill[];
+
+/** computePodActions (no spec changes, no in-place resize): a container that failed its liveness
+ *  or startup probe is killed, and started again unless the policy is Never (v1.21+ text; v1.20
+ *  has the same branches). */
+// upstream-length: computePodActions (pkg/kubelet/kuberuntime/kuberuntime_manager.go) is itself ~150 lines.
 export function computePodActions(
   pod: Pod,
   podStatus: RuntimePodStatus,
   gen: Generation,
   gates?: StatusFeatureGates,
   startupResult: (containerID: string) => boolean | undefined = () => undefined,
+  probeFailure: ProbeFailureOf = () => undefined,
 ): PodActions {
   const inits = pod.spec?.initContainers ?? NO_CONTAINERS;
   const containers = pod.spec?.containers ?? NO_CONTAINERS;
   let sidecars = false;
   if (gen === 'current') for (let i = 0; i < inits.length && !sidecars; i++) sidecars = isRestartableInitContainer(inits[i], gen, gates);
-  const changes: PodActions = { killPod: false, createSandbox: false, initContainersToStart: NO_INDICES, containersToStart: NO_INDICES };
+  const changes: PodActions = {
+    killPod: false,
+    createSandbox: false,
+    initContainersToStart: NO_INDICES,
+    containersToStart: NO_INDICES,
+    containersToKill: NO_KILLS,
+    ephemeralContainersToStart: NO_INDICES,
+  };
 
   // podSandboxChanged: no sandbox, or it is not ready
   const sandbox = podStatus.sandbox;
@@ -196,6 +227,15 @@ export function computePodActions(
     }
     changes.containersToStart = toStart;
     return changes;
+  }
+
+  // Ephemeral containers may be started even if initialization is not yet complete (beta-on v1.23, GA v1.25);
+  // they are never restarted.
+  if (gen !== 'classic') {
+    const eph = pod.spec?.ephemeralContainers ?? [];
+    for (let i = 0; i < eph.length; i++) {
+      if (findContainerStatusByName(podStatus, eph[i].name) === undefined) changes.ephemeralContainersToStart = withIndex(changes.ephemeralContainersToStart, i);
+    }
   }
 
   if (!sidecars) {
@@ -221,7 +261,18 @@ export function computePodActions(
       if (shouldContainerBeRestarted(c, pod, podStatus)) changes.containersToStart = withIndex(changes.containersToStart, idx);
       continue;
     }
-    keepCount++;
+    const failed = probeFailure(s.id);
+    if (failed === undefined) {
+      keepCount++;
+      continue;
+    }
+    let message = `Container ${c.name} failed ${failed} probe`;
+    if (shouldRestartOnFailure(pod)) {
+      message = `${message}, will be restarted`;
+      changes.containersToStart = withIndex(changes.containersToStart, idx);
+    }
+    if (changes.containersToKill === NO_KILLS) changes.containersToKill = [];
+    changes.containersToKill.push({ id: s.id, name: c.name, container: c, message, reason: failed });
   }
   if (keepCount === 0 && changes.containersToStart.length === 0) {
     changes.killPod = true;

@@ -1,18 +1,28 @@
-// The prober glue (pkg/kubelet/prober prober_manager.go): readiness and startup results per container
-// instance, and UpdatePodStatus, which folds them into a generated API status. Probe results come
-// from the timeline (`ready` / `started` steps) or from an attempt's `ready` / `started` defaults,
-// never from running a probe.
+// The prober glue (pkg/kubelet/prober prober_manager.go and results/results_manager.go): readiness,
+// startup and liveness results per container instance, the probe workers of each pod
+// (prober-worker.ts; AddPod / RemovePod), and UpdatePodStatus, which folds the results into a
+// generated API status. A worker's probe answers what the container's attempt (`ready` / `started` /
+// `live`) or a timeline step last said; the spec's probe timing decides when the kubelet sees it.
 import type { Container, ContainerStatus, Pod, PodStatus, UID } from '../../model/pod.js';
 import { getContainerByIndex, isRestartableInitContainer } from '../status/conditions.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { Generation } from './types.js';
 
-export type ProbeKind = 'readiness' | 'startup';
+export type ProbeKind = 'readiness' | 'startup' | 'liveness';
+
+/** results.Result */
+export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
+
+/** A result from a boolean (a timeline step's value) or as is. */
+function asResult(v: boolean | ProbeResult): ProbeResult {
+  return v === true ? 'Success' : v === false ? 'Failure' : v;
+}
 
 /** Does the spec give this container a probe of that kind (upstream: a probe worker exists)? */
 export function hasProbe(c: Container | undefined, kind: ProbeKind): boolean {
   if (c === undefined) return false;
-  return kind === 'readiness' ? c.readinessProbe !== undefined && c.readinessProbe !== null : c.startupProbe !== undefined && c.startupProbe !== null;
+  const p = kind === 'readiness' ? c.readinessProbe : kind === 'startup' ? c.startupProbe : c.livenessProbe;
+  return p !== undefined && p !== null;
 }
 
 function specContainer(pod: Pod, name: string): Container | undefined {
@@ -21,8 +31,9 @@ function specContainer(pod: Pod, name: string): Container | undefined {
 
 /** The results managers: container ID → last result (true = Success, false = Failure). */
 export class ProbeManager {
-  private readonly readiness = new Map<string, boolean>();
-  private readonly startup = new Map<string, boolean>();
+  private readonly readiness = new Map<string, ProbeResult>();
+  private readonly startup = new Map<string, ProbeResult>();
+  private readonly liveness = new Map<string, ProbeResult>();
   /** containerID → pod UID, to drop a pod's results at once. */
   private readonly owner = new Map<string, UID>();
   /** Per pod UID, a counter bumped by every change of its results (see podVersion). */
@@ -30,9 +41,14 @@ export class ProbeManager {
 
   constructor(private readonly gen: Generation, private readonly gates?: StatusFeatureGates) {}
 
+  private results(kind: ProbeKind): Map<string, ProbeResult> {
+    return kind === 'readiness' ? this.readiness : kind === 'startup' ? this.startup : this.liveness;
+  }
+
   /** results.Manager.Set. Returns whether the cached result changed (upstream sends an update then). */
-  set(kind: ProbeKind, podUID: UID, containerID: string, success: boolean): boolean {
-    const m = kind === 'readiness' ? this.readiness : this.startup;
+  set(kind: ProbeKind, podUID: UID, containerID: string, value: boolean | ProbeResult): boolean {
+    const success = asResult(value);
+    const m = this.results(kind);
     const prev = m.get(containerID);
     m.set(containerID, success);
     const owner = this.owner.get(containerID);
@@ -54,8 +70,23 @@ export class ProbeManager {
     this.versions.set(podUID, (this.versions.get(podUID) ?? 0) + 1);
   }
 
+  /** results.Manager.Get, as "is it Success" (undefined: no result). */
   get(kind: ProbeKind, containerID: string): boolean | undefined {
-    return (kind === 'readiness' ? this.readiness : this.startup).get(containerID);
+    const r = this.results(kind).get(containerID);
+    return r === undefined ? undefined : r === 'Success';
+  }
+
+  /** results.Manager.Get */
+  getResult(kind: ProbeKind, containerID: string): ProbeResult | undefined {
+    return this.results(kind).get(containerID);
+  }
+
+  /** results.Manager.Remove */
+  remove(kind: ProbeKind, containerID: string): void {
+    const m = this.results(kind);
+    if (!m.delete(containerID)) return;
+    const uid = this.owner.get(containerID);
+    if (uid !== undefined) this.bump(uid);
   }
 
   /** RemovePod / CleanupPods: forget a pod's results. */
@@ -65,6 +96,7 @@ export class ProbeManager {
       this.owner.delete(id);
       this.readiness.delete(id);
       this.startup.delete(id);
+      this.liveness.delete(id);
       this.bump(podUID);
     }
   }
@@ -73,7 +105,7 @@ export class ProbeManager {
   private isStarted(pod: Pod, cs: ContainerStatus): boolean {
     if (!cs.state?.running) return false;
     const r = cs.containerID ? this.startup.get(cs.containerID) : undefined;
-    if (r !== undefined) return r;
+    if (r !== undefined) return r === 'Success';
     // a startup probe that has not reported yet holds the container unstarted
     return !hasProbe(specContainer(pod, cs.name), 'startup');
   }
@@ -83,8 +115,8 @@ export class ProbeManager {
     if (!cs.state?.running) return false;
     const r = cs.containerID ? this.readiness.get(cs.containerID) : undefined;
     if (this.gen === 'classic') {
-      if (r !== undefined) return r;
-    } else if (r === true) return true;
+      if (r !== undefined) return r === 'Success';
+    } else if (r === 'Success') return true;
     // no readiness probe: ready once started
     return !hasProbe(specContainer(pod, cs.name), 'readiness');
   }

@@ -4,7 +4,8 @@
 //
 // A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
 // runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt
-// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 `term` ms later, or, with
+// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code)
+// `term` ms later, or, with
 // `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the timeout: 137. The
 // timeline may end a container at any time (exit, oom: 137 OOMKilled).
 import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
@@ -14,6 +15,7 @@ import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { ContainerRuntimeState, RuntimeContainerStatus, RuntimePodStatus } from './types.js';
+import { imageRefOf, normalizeImageRef, podIPOf } from './image-ref.js';
 
 /** The behaviour of a container for which the scenario gave none: runs until stopped, exits at
  *  once on SIGTERM. */
@@ -21,6 +23,8 @@ export const DEFAULT_ATTEMPT: Attempt = Object.freeze({ runMs: 'forever', exit: 
 
 export const EXIT_CODE_SIGTERM = 143;
 export const EXIT_CODE_SIGKILL = 137;
+/** containerd's exit code for a container whose start failed. */
+export const EXIT_CODE_START_ERROR = 128;
 
 export interface RuntimeOptions {
   engine: Engine;
@@ -52,6 +56,10 @@ export class RuntimeContainer {
   killOwner: string | undefined;
   /** status() of the exited instance: nothing of it changes once it exited. */
   private exitedStatus: RuntimeContainerStatus | null = null;
+  /** What its probes answer (the attempt's, then the timeline's; outlives the kubelet). */
+  readonly probeAnswers: { readiness?: boolean; startup?: boolean; liveness?: boolean } = {};
+  /** The image's repo digest (ImageRef). */
+  readonly imageRef: string;
 
   constructor(
     readonly id: string,
@@ -62,8 +70,13 @@ export class RuntimeContainer {
     readonly restartCount: number,
     readonly attempt: Attempt,
     readonly createdAtMs: number,
-    readonly startedAtMs: number,
-  ) {}
+    public startedAtMs: number,
+  ) {
+    this.imageRef = imageRefOf(image);
+    if (attempt.ready !== undefined) this.probeAnswers.readiness = attempt.ready;
+    if (attempt.started !== undefined) this.probeAnswers.startup = attempt.started;
+    if (attempt.live !== undefined) this.probeAnswers.liveness = attempt.live;
+  }
 
   get running(): boolean {
     return this.state === 'running';
@@ -93,6 +106,7 @@ export class RuntimeContainer {
       startedAtMs: this.startedAtMs,
       restartCount: this.restartCount,
       image: this.image,
+      imageRef: this.imageRef,
     };
     if (this.finishedAtMs !== undefined) s.finishedAtMs = this.finishedAtMs;
     if (this.exitCode !== undefined) s.exitCode = this.exitCode;
@@ -111,7 +125,7 @@ interface RuntimePod {
   /** The pod object the kubelet last started something with (its spec survives a kubelet restart,
    *  as container labels do). */
   pod: Pod;
-  sandbox: { id: string; attempt: number; ready: boolean } | null;
+  sandbox: { id: string; attempt: number; ready: boolean; ip: string } | null;
   sandboxes: number;
   /** Every instance, in creation order. */
   containers: RuntimeContainer[];
@@ -124,6 +138,9 @@ export class Runtime {
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
   private readonly byID = new Map<string, RuntimeContainer>();
+  /** Sandboxes created so far (pod IPs go in that order); failed starts that created nothing. */
+  private sandboxesCreated = 0;
+  private readonly failedStarts = new Map<string, number>();
   /** See onPodChange. */
   private readonly changeListeners = new Set<(uid: UID) => void>();
 
@@ -170,7 +187,7 @@ export class Runtime {
   /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). */
   runPodSandbox(pod: Pod): void {
     const p = this.podEntry(pod);
-    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true };
+    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip: podIPOf(this.sandboxesCreated++) };
     p.sandboxes++;
     this.touch(p.uid);
   }
@@ -192,7 +209,7 @@ export class Runtime {
     for (const c of p.containers) if (c.name === container.name) prev = c;
     const restartCount = prev === undefined ? 0 : prev.restartCount + 1;
     const now = this.engine.nowMs;
-    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, container.image ?? '', restartCount, attempt, now, now);
+    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, normalizeImageRef(container.image ?? ''), restartCount, attempt, now, now);
     p.containers.push(c);
     this.byID.set(c.id, c);
     this.touch(p.uid);
@@ -202,6 +219,23 @@ export class Runtime {
       c.runTimer = this.engine.after(ms, () => this.finish(c, attempt.exit ?? 0, attempt.reason, attempt.message));
     }
     return c;
+  }
+
+  /** CreateContainer, then a failed StartContainer: exits at once, 128 StartError, StartedAt zero. */
+  startContainerFailing(pod: Pod, container: Container, attempt: Attempt, message: string): RuntimeContainer {
+    const c = this.startContainer(pod, container, { ...attempt, runMs: 'forever' });
+    c.startedAtMs = -this.clock.epochMs;
+    this.finish(c, EXIT_CODE_START_ERROR, 'StartError', message);
+    return c;
+  }
+
+  /** A start that failed before a container was created (image pull, config, create): counted per
+   *  container (failedStartsOf), so that the next start takes the next attempt. */
+  noteFailedStart(uid: UID, name: string): void {
+    this.failedStarts.set(`${uid}/${name}`, this.failedStartsOf(uid, name) + 1);
+  }
+  failedStartsOf(uid: UID, name: string): number {
+    return this.failedStarts.get(`${uid}/${name}`) ?? 0;
   }
 
   /** StopContainer(timeout): SIGTERM now (once), SIGKILL when the timeout expires; a second call
@@ -223,7 +257,8 @@ export class Runtime {
       this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGTERM', timeoutSeconds });
       const term = c.attempt.term;
       if (term !== 'ignore' && term * 1 < killAt - now) {
-        c.termTimer = this.engine.after(term, () => this.finish(c, EXIT_CODE_SIGTERM, 'Error'));
+        const code = c.attempt.onTerm ?? EXIT_CODE_SIGTERM;
+        c.termTimer = this.engine.after(term, () => this.finish(c, code));
       }
     } else if (c.killAtMs === undefined) {
       // a new caller after the previous one died: the stop signal again, a new deadline

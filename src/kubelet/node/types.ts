@@ -21,6 +21,8 @@ export interface RuntimeContainerStatus {
   /** The restart count the runtime recorded on this instance (0 for the first attempt). */
   readonly restartCount: number;
   readonly image: string;
+  /** ImageRef: the image's repo digest (the API's imageID). */
+  readonly imageRef: string;
 }
 
 /** The pod sandbox (only its existence and readiness matter to status). */
@@ -29,6 +31,8 @@ export interface RuntimeSandboxStatus {
   /** How many sandboxes this pod has had before this one. */
   readonly attempt: number;
   readonly ready: boolean;
+  /** The sandbox's pod IP (the CNI's answer). */
+  readonly ip: string;
 }
 
 /** kubecontainer.PodStatus: every container instance of the pod, newest first. */

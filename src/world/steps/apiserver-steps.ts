@@ -4,7 +4,7 @@ import { formatRfc3339 } from '../../model/time.js';
 import type { Pod } from '../../model/pod.js';
 import { splitKey, type StepContext, type StepHandlers } from './context.js';
 
-type ApiserverAction = 'create' | 'delete' | 'recreate' | 'externalPatch' | 'createMirror' | 'deleteMirror' | 'markDeleted';
+type ApiserverAction = 'create' | 'delete' | 'recreate' | 'externalPatch' | 'createMirror' | 'deleteMirror' | 'markDeleted' | 'addEphemeralContainer';
 
 function scenarioPod(w: StepContext, key: string) {
   return w.scenario.pods.find((p) => p.key === key && p.only !== 'kubelet')!;
@@ -25,6 +25,11 @@ export const apiserverSteps: StepHandlers<ApiserverAction> = {
       delete d.metadata!.uid;
     });
     w.apiserver.create(fresh, 'user');
+  },
+  /** kubectl debug: the pods/ephemeralcontainers subresource adds a container to the spec. */
+  addEphemeralContainer(w, step) {
+    const [ns, name] = splitKey(step.pod);
+    w.apiserver.addEphemeralContainer(ns, name, step.container, 'user');
   },
   externalPatch(w, step) {
     const [ns, name] = splitKey(step.pod);

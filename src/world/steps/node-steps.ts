@@ -1,8 +1,8 @@
 // Timeline actions on the simulated node (runtime: simulated): the container runtime and the
-// probes, through the Node's public methods (exit, oom, setReady, setStarted).
+// probes, through the Node's public methods (exit, oom, setReady, setStarted, setLive).
 import { requireKubeletPod, requireNode, type StepHandlers } from './context.js';
 
-type NodeAction = 'exit' | 'oom' | 'ready' | 'started';
+type NodeAction = 'exit' | 'oom' | 'ready' | 'started' | 'live';
 
 export const nodeSteps: StepHandlers<NodeAction> = {
   exit(w, step) {
@@ -20,5 +20,9 @@ export const nodeSteps: StepHandlers<NodeAction> = {
   started(w, step) {
     const node = requireNode(w, step);
     node.setStarted(requireKubeletPod(w, step, step.pod).metadata!.uid!, step.container, step.value);
+  },
+  live(w, step) {
+    const node = requireNode(w, step);
+    node.setLive(requireKubeletPod(w, step, step.pod).metadata!.uid!, step.container, step.value);
   },
 };

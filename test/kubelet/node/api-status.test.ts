@@ -21,7 +21,7 @@ function pod(extra: Partial<NonNullable<Pod['spec']>> = {}, status: PodStatus = 
 }
 
 function rc(name: string, id: string, state: RuntimeContainerStatus['state'], o: Partial<RuntimeContainerStatus> = {}): RuntimeContainerStatus {
-  return { id: `containerd://${id}`, name, state, createdAtMs: 0, startedAtMs: 1_000, restartCount: 0, image: 'img', ...o };
+  return { id: `containerd://${id}`, name, state, createdAtMs: 0, startedAtMs: 1_000, restartCount: 0, image: 'img', imageRef: '', ...o };
 }
 
 function rt(containers: RuntimeContainerStatus[], sandboxReady = true): RuntimePodStatus {

@@ -1,0 +1,85 @@
+// pkg/kubelet/kuberuntime/kuberuntime_container.go startContainer, with the image manager's
+// EnsureImageExists (pkg/kubelet/images/image_manager.go): the ways a start fails before or while
+// the container is created, as an attempt's `startError` says — ErrImagePull (and, while the pull
+// back-off lasts, ImagePullBackOff), CreateContainerConfigError, CreateContainerError, and a failed
+// OCI start (RunContainerError: the runtime keeps an exited 128 StartError container).
+import type { Container, Pod } from '../../model/pod.js';
+import type { Attempt } from '../../scenario/types.js';
+import type { KubeletState } from './kubelet-state.js';
+import { DEFAULT_ATTEMPT } from './runtime.js';
+
+export const ErrImagePull = 'ErrImagePull';
+export const ErrImagePullBackOff = 'ImagePullBackOff';
+export const ErrCreateContainerConfig = 'CreateContainerConfigError';
+export const ErrCreateContainer = 'CreateContainerError';
+export const ErrRunContainer = 'RunContainerError';
+
+/** A failed start: the error (the waiting reason) and its message. */
+export interface StartFailureResult {
+  error: string;
+  message: string;
+}
+
+/** applyDefaultImageTag (v1.30+): an image with neither tag nor digest gets ":latest". */
+export function applyDefaultImageTag(image: string): string {
+  if (image.includes('@')) return image;
+  const last = image.slice(image.lastIndexOf('/') + 1);
+  return last.includes(':') ? image : `${image}:latest`;
+}
+
+/** The attempt the next start of the container runs: by the instances created so far and the
+ *  starts that failed before creating one (the last attempt repeats). */
+export function nextAttempt(kl: KubeletState, pod: Pod, c: Container): Attempt {
+  const uid = pod.metadata?.uid ?? '';
+  const prev = kl.runtime.latestContainer(uid, c.name);
+  const n = (prev === undefined ? 0 : prev.restartCount + 1) + kl.runtime.failedStartsOf(uid, c.name);
+  const attempts = kl.behaviour(pod)[c.name] ?? [];
+  return attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
+}
+
+/** The image reference the pull back-off is keyed by (per pod; v1.30+ applies the default tag). */
+function pullRef(kl: KubeletState, c: Container): string {
+  return kl.gen === 'current' ? applyDefaultImageTag(c.image ?? '') : c.image ?? '';
+}
+
+/** EnsureImageExists's failed pull: ErrImagePull, and the pull back-off moves on. */
+function ensureImageExists(kl: KubeletState, pod: Pod, c: Container, attempt: Attempt): StartFailureResult {
+  const image = pullRef(kl, c);
+  kl.imageBackoff.next(`${pod.metadata?.uid ?? ''}_${image}`, kl.engine.nowMs);
+  const message = attempt.message ?? `rpc error: code = NotFound desc = failed to pull and unpack image "${image}": not found`;
+  return { error: ErrImagePull, message };
+}
+
+/** startContainer: pull the image (ImagePullBackOff while the pull back-off of the pod's image —
+ *  10 s doubling to 5 min — lasts since its last failed pull), generate the config, create, start.
+ *  Returns the failure, if the start fails (undefined: the container runs its attempt). A start
+ *  refused by the back-off pulled nothing: its attempt is still to come. */
+export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container): StartFailureResult | undefined {
+  const attempt = nextAttempt(kl, pod, c);
+  const uid = pod.metadata?.uid ?? '';
+  // EnsureImageExists asks the pull back-off before any pull (only a failed pull makes an entry)
+  const image = pullRef(kl, c);
+  const key = `${uid}_${image}`;
+  if (kl.imageBackoff.isInBackOffSinceUpdate(key, kl.engine.nowMs)) return { error: ErrImagePullBackOff, message: `Back-off pulling image "${image}"` };
+  switch (attempt.startError) {
+    case undefined:
+      kl.runtime.startContainer(pod, c, attempt);
+      return undefined;
+    case 'ErrImagePull':
+      kl.runtime.noteFailedStart(uid, c.name);
+      return ensureImageExists(kl, pod, c, attempt);
+    case 'CreateContainerConfigError':
+      kl.runtime.noteFailedStart(uid, c.name);
+      return { error: ErrCreateContainerConfig, message: attempt.message ?? 'secret "app-secret" not found' };
+    case 'CreateContainerError':
+      kl.runtime.noteFailedStart(uid, c.name);
+      return { error: ErrCreateContainer, message: attempt.message ?? 'failed to reserve container name' };
+    case 'StartError': {
+      const message =
+        attempt.message ??
+        `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${c.command?.[0] ?? '/app'}": executable file not found in $PATH: unknown`;
+      kl.runtime.startContainerFailing(pod, c, attempt, message);
+      return { error: ErrRunContainer, message };
+    }
+  }
+}
