@@ -6,6 +6,7 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
+import { fixesCommand } from './fixes-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -136,7 +137,16 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         code = schemaCommand({ output: a.output }, io);
       },
     )
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema')
+    .command(
+      'fixes',
+      'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)',
+      (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }),
+      (a) => {
+        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
+        code = fixesCommand({ format: a.format }, io);
+      },
+    )
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, fixes')
     .strict()
     .help()
     .version(false)

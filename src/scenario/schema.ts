@@ -1,6 +1,7 @@
 // The zod schemas of the scenario format (scenario-format.md). They check the document's shape and
 // turn durations into ms and steps / assertions into their typed unions. Cross-references (pod
 // names, containers, one action per step) are checked in semantics.ts; defaults in build.ts.
+import { FIX_NAMES } from '../model/fixes.js';
 import { z } from 'zod';
 import { normalizePodRef } from '../model/pod.js';
 import { parseDuration, parseRfc3339 } from '../model/time.js';
@@ -377,6 +378,8 @@ const kubelet = z.strictObject({
   requestTimeout: positiveDuration.optional(),
   deletionSafety: z.strictObject({ podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullish(),
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
+  /** Upstream fixes taken back out (the bug zoo; `kss fixes` lists them). */
+  revertFixes: z.array(z.enum(FIX_NAMES)).nullish(),
 });
 
 const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s' }, (v) =>

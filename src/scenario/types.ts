@@ -2,6 +2,7 @@
 // Durations are integer ms. `@<duration>` strings inside status values are already resolved to
 // RFC 3339 text. Pod references are normalized to "namespace/name".
 import type { Pod, PodStatus } from '../model/pod.js';
+import type { FixName } from '../model/fixes.js';
 
 /** Where a node of the YAML document came from, for verdicts that point back at the file. */
 export interface SourcePos {
@@ -40,6 +41,8 @@ export interface KubeletConfig {
   featureGates: Record<FeatureGate, boolean>;
   /** The gates the file set explicitly (the rest follow the generation, also under --status-manager). */
   explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
+  /** Extension: the upstream fixes taken back out (model/fixes.ts; default none). */
+  revertFixes: FixName[];
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */
