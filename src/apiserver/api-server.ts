@@ -1,84 +1,21 @@
-// The fake apiserver: a pod store with the semantics of spec §6. It knows nothing of the network;
-// every call is synchronous and is served at the virtual instant it is made (network/ decides
-// when a kubelet request reaches it).
-//
-// Stored objects are immutable values (immer): a read hands out the stored, frozen object itself.
-// Every write bumps one global resourceVersion counter and is kept in a history, so "what did the
-// apiserver hold at 12.3 s" is a lookup (`at`). Watch listeners are told of every write,
-// synchronously and in order.
+// The fake apiserver: the requests on the pod store (store.ts), with the semantics of spec §6
+// (registry/core/pod: create, get, the status subresource, graceful delete with preconditions).
+// It knows nothing of the network; every call is synchronous and is served at the virtual instant
+// it is made (network/ decides when a kubelet request reaches it).
 import { deepFreeze } from '../model/freeze.js';
 import { freeze, produce } from 'immer';
-import type { Rng } from '../engine/rng.js';
-import type { ApiErrorCode, ApiResult, DeleteOptions } from '../model/client.js';
+import type { ApiResult, DeleteOptions } from '../model/client.js';
 import { isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../model/pod.js';
-import type { VClock } from '../model/time.js';
-import { emitsNothing, type Actor, type TraceType, type Tracer } from '../model/trace.js';
-import { applyStrategicMergePatch, jsonEqual, POD_PATCH_META, StrategicMergeError, type PatchMeta } from '../model/strategic-merge.js';
+import type { Actor } from '../model/trace.js';
+import { applyStrategicMergePatch, jsonEqual, StrategicMergeError } from '../model/strategic-merge.js';
 import { getPodQOS } from '../model/qos.js';
+import { PodStore, splitKey } from './store.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-export interface WatchEvent {
-  readonly type: WatchEventType;
-  /** The object after the write; for DELETED, its last state (carrying the deletion's resourceVersion). */
-  readonly object: Pod;
-}
-
-export type WatchListener = (event: WatchEvent) => void;
-
-/** One write to the store, kept for time-travel lookups and for checkers. */
-export interface StoreWrite {
-  readonly atMs: number;
-  readonly resourceVersion: number;
-  readonly key: string;
-  readonly type: WatchEventType;
-  /** The object after the write, or null once removed. */
-  readonly object: Pod | null;
-  readonly actor: Actor;
-}
-
-export type ApiVerb = 'get' | 'patch' | 'delete' | 'create' | 'update';
-
-export interface ApiServerOptions {
-  clock: VClock;
-  /** Accepted for symmetry with the other actors; the server reads time from `clock` only. */
-  engine?: unknown;
-  /** The apiserver's stream (pass `root.fork('apiserver')`); UIDs come from its fork 'uid'
-   *  (so the stream is named 'apiserver/uid'). */
-  rng: Rng;
-  tracer: Tracer;
-  /** Patch metadata for status patches (default: upstream's, see strategic-merge.ts). */
-  patchMeta?: PatchMeta;
-}
+export type { ApiServerOptions, ApiVerb, StoreWrite, WatchEvent, WatchEventType, WatchListener } from './store.js';
 
 const DEFAULT_GRACE_SECONDS = 30;
 
-function splitKey(key: string): [string, string] {
-  const i = key.indexOf('/');
-  return [key.slice(0, i), key.slice(i + 1)];
-}
-
-export class ApiServer {
-  /** While true (restartApiserver), every request is answered 503; stored objects survive. */
-  down = false;
-
-  private readonly pods = new Map<string, Pod>();
-  private readonly historyByKey = new Map<string, StoreWrite[]>();
-  private readonly log: StoreWrite[] = [];
-  private rv = 0;
-  private listeners: WatchListener[] = [];
-  private readonly uidRng: Rng;
-  private readonly clock: VClock;
-  private readonly tracer: Tracer;
-  private readonly patchMeta: PatchMeta;
-
-  constructor(opts: ApiServerOptions) {
-    this.clock = opts.clock;
-    this.tracer = opts.tracer;
-    this.uidRng = opts.rng.fork('uid');
-    this.patchMeta = opts.patchMeta ?? POD_PATCH_META;
-  }
-
+export class ApiServer extends PodStore {
   // ----------------------------------------------------------------------------------------------
   // Requests (each traced as api.<verb> when served, api.error when answered with an error)
 
@@ -272,61 +209,7 @@ export class ApiServer {
   }
 
   // ----------------------------------------------------------------------------------------------
-  // Watch and inspection (never traced, never refused)
-
-  /** Subscribe to every change, synchronously and in write order. Returns an unsubscribe function. */
-  watch(listener: WatchListener): () => void {
-    this.listeners = [...this.listeners, listener];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
-  }
-
-  /** The stored object now, if any (no trace, works while down). */
-  peek(namespace: string, name: string): Pod | undefined {
-    return this.pods.get(`${namespace}/${name}`);
-  }
-
-  /** The object stored under "ns/name" at virtual time `atMs` (after every write of that instant). */
-  at(key: string, atMs: number): Pod | undefined {
-    const h = this.historyByKey.get(key);
-    if (h === undefined || h.length === 0 || h[0].atMs > atMs) return undefined;
-    let lo = 0, hi = h.length - 1; // last index with atMs <= atMs
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (h[mid].atMs <= atMs) lo = mid;
-      else hi = mid - 1;
-    }
-    return h[lo].object ?? undefined;
-  }
-
-  /** Every stored object, sorted by "ns/name". */
-  list(): Pod[] {
-    return [...this.pods.keys()].sort().map((k) => this.pods.get(k)!);
-  }
-
-  /** Every write so far, in order. */
-  get history(): readonly StoreWrite[] {
-    return this.log;
-  }
-
-  /** The writes to one "ns/name", in order. */
-  historyOf(key: string): readonly StoreWrite[] {
-    return this.historyByKey.get(key) ?? [];
-  }
-
-  /** The last resourceVersion handed out. */
-  get resourceVersion(): number {
-    return this.rv;
-  }
-
-  /** A fresh UID from the 'apiserver/uid' stream (8-4-4-4-12 hex digits). */
-  newUID(): string {
-    const h = this.uidRng.hex(32);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-  }
-
-  // ----------------------------------------------------------------------------------------------
+  // Status writes and deletions
 
   private writeStatusPatch(key: string, cur: Pod, statusPatch: unknown, actor: Actor, verb: 'patch'): ApiResult<Pod> {
     if (statusPatch === undefined || statusPatch === null) return this.unchanged(key, cur, actor);
@@ -385,49 +268,4 @@ export class ApiServer {
     return { ok: true, value: null };
   }
 
-  private nextRV(): number {
-    return ++this.rv;
-  }
-
-  private commit(key: string, type: WatchEventType, object: Pod, actor: Actor, rv: number): void {
-    if (type !== 'DELETED') this.pods.set(key, object);
-    const w: StoreWrite = { atMs: this.clock.nowMs, resourceVersion: rv, key, type, object: type === 'DELETED' ? null : object, actor };
-    this.log.push(w);
-    let h = this.historyByKey.get(key);
-    if (h === undefined) this.historyByKey.set(key, (h = []));
-    h.push(w);
-    const ls = this.listeners;
-    if (ls.length === 0) return;
-    const ev: WatchEvent = { type, object };
-    for (const l of ls) l(ev);
-  }
-
-  private served(type: TraceType, actor: Actor, key: string, pod: Pod, extra?: Record<string, unknown>): void {
-    if (emitsNothing(this.tracer)) {
-      this.tracer.skip!(type);
-      return;
-    }
-    this.tracer.emit({
-      type,
-      actor,
-      pod: key,
-      uid: pod.metadata?.uid ?? '',
-      code: 200,
-      resourceVersion: pod.metadata?.resourceVersion ?? '',
-      ...extra,
-    });
-  }
-
-  private error<T>(verb: ApiVerb, actor: Actor, key: string, code: ApiErrorCode, message: string): ApiResult<T> {
-    this.tracer.emit({ type: 'api.error', actor, verb, pod: key, code, message });
-    return { ok: false, code, message };
-  }
-
-  private notFound<T>(verb: ApiVerb, actor: Actor, key: string): ApiResult<T> {
-    return this.error(verb, actor, key, 404, `pods "${splitKey(key)[1]}" not found`);
-  }
-
-  private unavailable<T>(verb: ApiVerb, actor: Actor, key: string): ApiResult<T> {
-    return this.error(verb, actor, key, 503, 'the server is currently unable to handle the request');
-  }
 }

@@ -84,6 +84,66 @@ function fieldHint(expected: string, actual: string): string | undefined {
   return 'same fields and values, in another order';
 }
 
+/** Where the trace's scenario is: the header names it as `kss run` was given it, relative to where
+ *  it ran (most likely here), else beside the trace. Its bytes must be the ones the trace ran. */
+function locateScenario(header: TraceHeader, tracePath: string, cwd: string): string | { refusal: string } {
+  const candidates = isAbsolute(header.file) ? [header.file] : [resolve(cwd, header.file), resolve(dirname(tracePath), header.file)];
+  const scenarioPath = candidates.find((p) => existsSync(p));
+  if (scenarioPath === undefined) {
+    return { refusal: `error SCENARIO_MISSING: the trace's scenario ${header.file} is missing (looked at ${[...new Set(candidates)].join(', ')}); cannot replay` };
+  }
+  const sha = sha256File(scenarioPath);
+  if (sha !== header.sha256) {
+    return {
+      refusal:
+        `error SCENARIO_CHANGED: ${header.file} changed since the trace was written: its sha256 is ${sha}, the trace has ${header.sha256}; ` +
+        `a replay would run another scenario (restore the file, or write a new trace with kss run ${header.file} --trace FILE)`,
+    };
+  }
+  return scenarioPath;
+}
+
+/** The replay's lines against the file's, line by line: the number of lines that match, or -1
+ *  after showing the first difference (with `context` lines before it). */
+function compareLines(chunks: Iterable<string>, fileLines: readonly string[], o: { trace: string; context: number; header: TraceHeader; versionNote: boolean }, io: CliIO): number {
+  const c = makeChalk(io.color);
+  let i = 0;
+  const recent: string[] = [];
+  for (const chunk of chunks) {
+    let actual = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+    let expected = fileLines[i];
+    if (i === 0 && o.versionNote && expected !== undefined) {
+      // Compare the header apart from the tool version.
+      actual = actual.replace(`"kss":${JSON.stringify(TOOL_VERSION)}`, `"kss":${JSON.stringify(o.header.kss)}`);
+    }
+    if (expected === undefined) {
+      io.stdout(`${c.red('DIVERGED')} ${o.trace}: the file ends after line ${i}; the replay goes on:\n`);
+      for (const l of recent) io.stdout(`  ${l}\n`);
+      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
+      return -1;
+    }
+    if (expected !== actual) {
+      io.stdout(`${c.red('DIVERGED')} ${o.trace}: first difference at line ${i + 1}\n`);
+      for (let k = 0; k < recent.length; k++) io.stdout(c.dim(`  line ${i - recent.length + k + 1}: ${recent[k]}`) + '\n');
+      io.stdout(c.red(`- expected (${o.trace}), line ${i + 1}: ${expected}`) + '\n');
+      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
+      const hint = fieldHint(expected, actual);
+      if (hint !== undefined) io.stdout(`  ${hint}\n`);
+      io.stdout(`replay: kss run ${o.header.file} --seed ${o.header.seed} --status-manager ${o.header.variant}\n`);
+      return -1;
+    }
+    recent.push(expected);
+    if (recent.length > o.context) recent.shift();
+    i++;
+  }
+  if (i < fileLines.length) {
+    io.stdout(`${c.red('DIVERGED')} ${o.trace}: the replay ends after line ${i}; the file goes on:\n`);
+    io.stdout(c.red(`- expected (${o.trace}), line ${i + 1}: ${fileLines[i]}`) + '\n');
+    return -1;
+  }
+  return i;
+}
+
 export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   const c = makeChalk(io.color);
   const refuse = (msg: string) => {
@@ -107,20 +167,8 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   const header = parseTraceHeader(fileLines[0]);
   if (typeof header === 'string') return refuse(`error NOT_A_TRACE: ${args.trace}: ${header}`);
 
-  // The header names the scenario as `kss run` was given it: relative to where it ran, which is
-  // most likely here, else beside the trace.
-  const candidates = isAbsolute(header.file) ? [header.file] : [resolve(io.cwd, header.file), resolve(dirname(tracePath), header.file)];
-  const scenarioPath = candidates.find((p) => existsSync(p));
-  if (scenarioPath === undefined) {
-    return refuse(`error SCENARIO_MISSING: the trace's scenario ${header.file} is missing (looked at ${[...new Set(candidates)].join(', ')}); cannot replay`);
-  }
-  const sha = sha256File(scenarioPath);
-  if (sha !== header.sha256) {
-    return refuse(
-      `error SCENARIO_CHANGED: ${header.file} changed since the trace was written: its sha256 is ${sha}, the trace has ${header.sha256}; ` +
-        `a replay would run another scenario (restore the file, or write a new trace with kss run ${header.file} --trace FILE)`,
-    );
-  }
+  const scenarioPath = locateScenario(header, tracePath, io.cwd);
+  if (typeof scenarioPath !== 'string') return refuse(scenarioPath.refusal);
   const versionNote = header.kss !== TOOL_VERSION;
   if (versionNote) io.stderr(`${c.yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
 
@@ -132,41 +180,9 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   const scenario = { ...loaded.scenario, file: header.file };
   const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents });
 
-  const context = args.context ?? 2;
-  let i = 0;
-  const recent: string[] = [];
-  for (const chunk of traceLines(r)) {
-    let actual = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
-    let expected = fileLines[i];
-    if (i === 0 && versionNote && expected !== undefined) {
-      // Compare the header apart from the tool version.
-      actual = actual.replace(`"kss":${JSON.stringify(TOOL_VERSION)}`, `"kss":${JSON.stringify(header.kss)}`);
-    }
-    if (expected === undefined) {
-      io.stdout(`${c.red('DIVERGED')} ${args.trace}: the file ends after line ${i}; the replay goes on:\n`);
-      for (const l of recent) io.stdout(`  ${l}\n`);
-      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
-      return EXIT_FAIL;
-    }
-    if (expected !== actual) {
-      io.stdout(`${c.red('DIVERGED')} ${args.trace}: first difference at line ${i + 1}\n`);
-      for (let k = 0; k < recent.length; k++) io.stdout(c.dim(`  line ${i - recent.length + k + 1}: ${recent[k]}`) + '\n');
-      io.stdout(c.red(`- expected (${args.trace}), line ${i + 1}: ${expected}`) + '\n');
-      io.stdout(c.green(`+ actual (replay), line ${i + 1}: ${actual}`) + '\n');
-      const hint = fieldHint(expected, actual);
-      if (hint !== undefined) io.stdout(`  ${hint}\n`);
-      io.stdout(`replay: kss run ${header.file} --seed ${header.seed} --status-manager ${header.variant}\n`);
-      return EXIT_FAIL;
-    }
-    recent.push(expected);
-    if (recent.length > context) recent.shift();
-    i++;
-  }
-  if (i < fileLines.length) {
-    io.stdout(`${c.red('DIVERGED')} ${args.trace}: the replay ends after line ${i}; the file goes on:\n`);
-    io.stdout(c.red(`- expected (${args.trace}), line ${i + 1}: ${fileLines[i]}`) + '\n');
-    return EXIT_FAIL;
-  }
+  const matched = compareLines(traceLines(r), fileLines, { trace: args.trace, context: args.context ?? 2, header, versionNote }, io);
+  if (matched < 0) return EXIT_FAIL;
+  const i = matched;
   if (!endsWithNewline || text.includes('\r')) {
     io.stdout(`${c.red('DIVERGED')} ${args.trace}: every line matches, but the bytes differ (${text.includes('\r') ? 'CR line ends' : 'no newline at the end'})\n`);
     return EXIT_FAIL;

@@ -13,8 +13,8 @@
 // event's number. Each (invariant, pod) is reported once.
 import type { Pod, UID } from '../model/pod.js';
 import type { InvariantName } from '../scenario/types.js';
-import type { TraceRecord } from '../world/tracer.js';
-import type { ApiWatchEvent, InvariantWorld, WatchEventType } from './ports.js';
+import type { TraceRecord } from '../model/trace.js';
+import type { ApiWatchEvent, InvariantWorld, WatchEventType } from '../model/world-view.js';
 
 export interface InvariantChecker {
   readonly name: InvariantName;

@@ -1,31 +1,26 @@
 // Read-only invariant checkers, run after every event (scenario-format.md "Invariants").
 //
-// createInvariantCheckers(world, names) makes one checker per selected invariant. They share two
+// createCheckers(view, names) makes one checker per selected invariant. They share two
 // feeds (the apiserver's watch and the trace, see checker.ts), judge incrementally, and write each
 // violation once per (invariant, pod) as a trace record:
 //   invariant.violation {actor: 'invariant', pod, invariant, message, event, seed}
-// The World is read through the small interfaces of ports.ts (worldView below adapts it), so the
-// checkers can be tested against fakes.
+// The World is read through the small interfaces of model/world-view.ts (world/invariant-view.ts
+// adapts it), so the checkers can be tested against fakes.
 import { isPodStatusByKubeletEqual, normalizeStatus, type StatusFeatureGates } from '../kubelet/status/index.js';
 import type { InvariantName, Variant } from '../scenario/types.js';
-import type { World } from '../world/world.js';
 import { Feeds, type InvariantChecker } from './checker.js';
 import { DeletionCompletes, QuietClock, StatusConverges } from './liveness.js';
 import { NoTerminalWhileRunning } from './no-terminal-while-running.js';
 import { NoIllegalContainerTransition, NoReadyWhenTerminal, TerminalPhaseSticky, TransitionTimeHonest } from './object-history.js';
-import type { InvariantWorld } from './ports.js';
+import type { InvariantWorld } from '../model/world-view.js';
 import { VersionMonotonic } from './version-monotonic.js';
 import { WriteMatchesUID } from './write-matches-uid.js';
 
 export type { InvariantChecker } from './checker.js';
-export type { InvariantWorld, RuntimeView } from './ports.js';
+export type { InvariantWorld, RuntimeView } from '../model/world-view.js';
 
-/** The checkers of the named invariants, in the order named (each name once). */
-export function createInvariantCheckers(w: World, names: readonly InvariantName[]): InvariantChecker[] {
-  return createCheckers(worldView(w), names);
-}
-
-/** As createInvariantCheckers, over any InvariantWorld (tests hand in fakes). */
+/** The checkers of the named invariants, in the order named (each name once), over the world's
+ *  read-only view (world/invariant-view.ts adapts the World; tests hand in fakes). */
 export function createCheckers(w: InvariantWorld, names: readonly InvariantName[]): InvariantChecker[] {
   const feeds = new Feeds(w);
   let quiet: QuietClock | undefined;
@@ -64,31 +59,6 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
     }
   }
   return out;
-}
-
-/** The World, as the checkers read it. */
-export function worldView(w: World): InvariantWorld {
-  const s = w.scenario;
-  const gen = w.variant;
-  const gates = w.config.featureGates as StatusFeatureGates;
-  let lastScheduledMs = 0;
-  for (const step of s.timeline) lastScheduledMs = Math.max(lastScheduledMs, step.atMs);
-  for (const p of s.pods) if (typeof p.createAtMs === 'number' && p.only !== 'kubelet') lastScheduledMs = Math.max(lastScheduledMs, p.createAtMs);
-  return {
-    engine: w.engine,
-    epochMs: w.clock.epochMs,
-    tracer: w.tracer,
-    apiserver: w.apiserver,
-    runtime: w.runtime,
-    kubelet: () => w.kubelet,
-    seed: w.seed,
-    variant: gen,
-    untilMs: w.untilMs,
-    config: w.config,
-    foreignKeys: new Set(s.pods.filter((p) => p.only === 'apiserver').map((p) => p.key)),
-    lastScheduledMs,
-    statusEqual: kubeletStatusEqual(gen, gates),
-  };
 }
 
 /** Equality as the kubelet judges it when it decides whether to reconcile (needsReconcile): the

@@ -18,7 +18,7 @@ import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';
 import { CONTAINER_GC_PERIOD_MS, DEFAULT_NODE_TUNING } from '../kubelet/node/node.js';
 import { Checker, type Feeds } from './checker.js';
-import type { InvariantWorld } from './ports.js';
+import type { InvariantWorld } from '../model/world-view.js';
 
 export class QuietClock {
   private readonly faults = new Set<string>();

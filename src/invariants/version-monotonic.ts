@@ -13,9 +13,9 @@
 // A kubelet restart (a new incarnation) forgets everything; the `setApiStatusVersion` step
 // overwrites apiStatusVersions as upstream tests do, so it forgets the apiStatusVersions seen.
 import { isStaticPod, type UID } from '../model/pod.js';
-import type { TraceRecord } from '../world/tracer.js';
+import type { TraceRecord } from '../model/trace.js';
 import { Checker, type Feeds } from './checker.js';
-import type { KubeletView } from './ports.js';
+import type { KubeletView } from '../model/world-view.js';
 
 /** What is tracked of one pod (by key): its cache entries and the apiStatusVersions of their
  *  API objects, each with the last number read (-1: none yet). */

@@ -12,7 +12,7 @@
 // UID precondition and no GET first (the apiserver refuses a mismatch): deletes of mirror pods are
 // left out.
 import { isMirrorPod, type UID } from '../model/pod.js';
-import type { TraceRecord } from '../world/tracer.js';
+import type { TraceRecord } from '../model/trace.js';
 import { Checker, type Feeds } from './checker.js';
 
 export class WriteMatchesUID extends Checker {

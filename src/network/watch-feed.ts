@@ -4,11 +4,21 @@
 // delivery time is max(raised + delay, previous delivery time). While the link is partitioned
 // nothing is delivered; on repair the held events travel again, each after a fresh delay, in
 // order. Each delivery is traced as `api.watch`.
-import type { Timer } from '../engine/engine.js';
-import type { WatchEvent, WatchListener } from '../apiserver/index.js';
+import type { Engine, Timer } from '../engine/engine.js';
+import type { ApiServer, WatchEvent, WatchListener } from '../apiserver/index.js';
 import { podKey, type Pod } from '../model/pod.js';
-import { emitsNothing } from '../model/trace.js';
-import type { Network } from './network.js';
+import { emitsNothing, type Tracer } from '../model/trace.js';
+
+/** What a feed reads of the link it travels over (the Network satisfies it): declared here, below
+ *  network.ts, so that network.ts imports watch-feed.ts and not the reverse. */
+export interface WatchLink {
+  readonly engine: Engine;
+  readonly apiserver: ApiServer;
+  readonly partitioned: boolean;
+  readonly tracer: Tracer;
+  drawWatchLatency(): number;
+  detach(feed: WatchFeed): void;
+}
 
 export interface WatchFeedOptions {
   /** Only events whose object passes (a field selector such as spec.nodeName). */
@@ -32,7 +42,7 @@ export class WatchFeed {
   private readonly filter: ((pod: Pod) => boolean) | undefined;
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly network: Network, private readonly listener: WatchListener, opts: WatchFeedOptions = {}) {
+  constructor(private readonly network: WatchLink, private readonly listener: WatchListener, opts: WatchFeedOptions = {}) {
     this.filter = opts.filter;
     if (opts.replay) for (const pod of network.apiserver.list()) this.raise({ type: 'ADDED', object: pod });
     this.unsubscribe = network.apiserver.watch((ev) => this.raise(ev));

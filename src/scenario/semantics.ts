@@ -33,8 +33,15 @@ export function crossCheck(doc: unknown): Draft[] {
   const kubelet = obj(spec.kubelet);
   const nodeName = str(kubelet?.nodeName) ?? 'node-a';
   const runtime = kubelet?.runtime === 'none' ? 'none' : 'simulated';
+  const refs = refCheckers(declaredPods(spec, nodeName, out), nodeName, out);
+  checkTimeline(spec, runtime, refs, out);
+  checkExpect(spec, refs, out);
+  return out;
+}
 
-  // Declared pods, with their containers.
+/** The declared pods (spec.pods, spec.staticPods), with their containers; duplicate names and
+ *  containers, and x-kss.containers naming no container, are reported. */
+function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
   const decls: Decl[] = [];
   for (const where of ['pods', 'staticPods'] as const) {
     list(spec[where]).forEach((entry, i) => {
@@ -84,7 +91,17 @@ export function crossCheck(doc: unknown): Draft[] {
       decls.push(d);
     });
   }
+  return decls;
+}
 
+interface RefCheckers {
+  /** Check a pod reference; returns the entries it names. */
+  ref(v: unknown, path: PathSeg[]): Decl[];
+  /** Check a container name against the pods a reference named. */
+  containerOf(pods: Decl[], v: unknown, path: PathSeg[]): void;
+}
+
+function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers {
   /** Check a pod reference; returns the entries it names. */
   const ref = (v: unknown, path: PathSeg[]): Decl[] => {
     const s = str(v);
@@ -109,7 +126,12 @@ export function crossCheck(doc: unknown): Draft[] {
     const known = new Set(pods.flatMap((d) => [...d.containers]));
     out.push({ code: 'UNKNOWN_CONTAINER', message: `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`, path, got: JSON.stringify(c) });
   };
+  return { ref, containerOf };
+}
 
+/** Each timeline step: exactly one action, its pod and container references, and the action's
+ *  own conditions (node actions need a runtime, mirrors a static pod, create a manifest). */
+function checkTimeline(spec: Obj, runtime: 'none' | 'simulated', { ref, containerOf }: RefCheckers, out: Draft[]): void {
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
     if (!s) return;
@@ -132,7 +154,10 @@ export function crossCheck(doc: unknown): Draft[] {
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} has no manifest for the apiserver (static or \`only: kubelet\`)`, path: [...ap, 'pod'] });
     }
   });
+}
 
+/** Each assertion: exactly one kind, and its pod reference. */
+function checkExpect(spec: Obj, { ref }: RefCheckers, out: Draft[]): void {
   list(spec.expect).forEach((entry, i) => {
     const e = obj(entry);
     if (!e) return;
@@ -145,7 +170,6 @@ export function crossCheck(doc: unknown): Draft[] {
       if (f && 'pod' in f) ref(f.pod, [...path, k, 'pod']);
     }
   });
-  return out;
 }
 
 /** A step needs exactly one action, an assertion exactly one kind. Unknown keys count as an

@@ -2,7 +2,8 @@
 // a verdict with the trace. The library entry point (`import { runScenario } from 'kss'`).
 import { isStaticPod } from '../model/pod.js';
 import type { Assertion, Scenario, Variant } from '../scenario/types.js';
-import { createInvariantCheckers, kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
+import { kubeletStatusEqual, type InvariantChecker } from '../invariants/index.js';
+import { createInvariantCheckers } from './invariant-view.js';
 import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';

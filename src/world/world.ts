@@ -1,19 +1,22 @@
 // world.ts wires the actors onto one engine: the apiserver, the network between it and the kubelet,
-// and the kubelet (pod manager, status manager and, with `runtime: simulated`, the node). It runs
-// the timeline steps and evaluates the scenario's expectations.
+// and the kubelet (pod manager, status manager and, with `runtime: simulated`, the node). It sets
+// the run up, feeds the watch to the kubelet, and runs the timeline steps through the step table
+// (steps/); the kubelet's lifecycle is kubelet-lifecycle.ts, the expectations assertions.ts.
 import { produce } from 'immer';
-import { Engine, Rng, RunawayError, type Process, type Timer } from '../engine/index.js';
+import { Engine, Rng, RunawayError, type Timer } from '../engine/index.js';
 import { ApiServer } from '../apiserver/index.js';
-import { NetworkClient, Network } from '../network/index.js';
-import { VClock, formatRfc3339 } from '../model/time.js';
-import { isMirrorPod, isStaticPod, podKey, type Pod, type PodStatus, type UID } from '../model/pod.js';
-import type { PodDeletionSafetyProvider } from '../model/client.js';
+import { Network } from '../network/index.js';
+import { VClock } from '../model/time.js';
+import { isMirrorPod, podKey, type Pod, type PodStatus } from '../model/pod.js';
 import type { FeatureGate, KubeletConfig, Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
-import { PodManager } from '../kubelet/pod-manager.js';
-import { StatusManager } from '../kubelet/status/status-manager.js';
-import { Node, Runtime } from '../kubelet/node/index.js';
+import { Runtime } from '../kubelet/node/index.js';
 import { StaticDeletionSafety } from './deletion-safety.js';
+import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
+import { applyStep, StepError, type StepContext } from './steps/index.js';
 import { WorldTracer, type TraceRecord } from './tracer.js';
+
+export { StepError, mirrorOf } from './steps/index.js';
+export type { KubeletIncarnation } from './kubelet-lifecycle.js';
 
 export interface WorldOptions {
   seed?: number;
@@ -24,17 +27,7 @@ export interface WorldOptions {
   keepTrace?: boolean;
 }
 
-/** One incarnation of the kubelet process: everything it holds in memory. */
-export interface KubeletIncarnation {
-  n: number;
-  group: string;
-  podManager: PodManager;
-  statusManager: StatusManager;
-  node: Node | null;
-  safety: PodDeletionSafetyProvider;
-}
-
-export class World {
+export class World implements StepContext, KubeletHost {
   readonly engine: Engine;
   readonly clock: VClock;
   readonly tracer: WorldTracer;
@@ -48,9 +41,8 @@ export class World {
   readonly runtime: Runtime | null;
   kubelet: KubeletIncarnation | null = null;
   private incarnations = 0;
-  private readonly processes: Process[] = [];
   /** Keys whose apiserver objects live on another node (`only: apiserver`): the kubelet never sees them. */
-  private readonly hiddenKeys = new Set<string>();
+  readonly hiddenKeys = new Set<string>();
   readonly staticSafety: StaticDeletionSafety;
   /** Runtime errors of steps (e.g. a node action with runtime none): reported as failures. */
   readonly stepErrors: Array<{ step: Step; message: string }> = [];
@@ -117,7 +109,7 @@ export class World {
     }
   }
 
-  private createInApiserver(sp: ScenarioPod, actor: 'user' | 'kubelet'): Pod | undefined {
+  createInApiserver(sp: ScenarioPod, actor: 'user' | 'kubelet'): Pod | undefined {
     const r = this.apiserver.create(sp.pod, actor);
     return r.ok ? r.value : undefined;
   }
@@ -135,12 +127,12 @@ export class World {
     this.kubelet!.podManager.addPod(pod);
     this.kubelet!.node?.podAdded(pod);
   }
-  private readonly kubeletOnlyPods = new Map<string, Pod>();
+  readonly kubeletOnlyPods = new Map<string, Pod>();
   /** The comeback of a kubelet stopped by restartKubelet, while it is down. */
   private pendingKubeletStart: Timer | null = null;
   /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops
    *  it: upstream calls TerminatePod and reads the cache of pods already gone from its config. */
-  private readonly lastKnown = new Map<string, Pod>();
+  readonly lastKnown = new Map<string, Pod>();
 
   private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: Pod): void {
     const kl = this.kubelet;
@@ -166,73 +158,34 @@ export class World {
     }
   }
 
-  /** Start a kubelet incarnation: a fresh pod manager (listed from the apiserver), a fresh status
-   *  manager, and the node processes. */
+  /** Start a kubelet incarnation (kubelet-lifecycle.ts). */
   startKubelet(initial: boolean): void {
-    const n = ++this.incarnations;
-    const group = `kubelet-${n}`;
-    const k = this.config;
-    const podManager = new PodManager();
-    const client = new NetworkClient(this.network, group);
-    let safety: PodDeletionSafetyProvider = this.staticSafety;
-    const incarnation: KubeletIncarnation = { n, group, podManager, statusManager: null!, node: null, safety };
-    const statusManager = new StatusManager({
-      engine: this.engine,
-      clock: this.clock,
-      client,
-      podManager,
-      deletionSafety: { podResourcesAreReclaimed: (p, s) => incarnation.safety.podResourcesAreReclaimed(p, s), podCouldHaveRunningContainers: (p) => incarnation.safety.podCouldHaveRunningContainers(p) },
-      tracer: this.tracer,
-      config: { variant: this.variant, syncPeriodMs: k.syncPeriodMs, statusChannelCapacity: k.statusChannelCapacity, featureGates: k.featureGates },
-      group,
-      rng: this.engine.rng.fork(`${group}/status`),
+    startIncarnation(this, ++this.incarnations, (kl) => {
+      this.kubelet = kl;
     });
-    incarnation.statusManager = statusManager;
-    this.kubelet = incarnation;
-    // The informer's initial list.
-    for (const pod of this.apiserver.list()) {
-      if (this.hiddenKeys.has(podKey(pod))) continue;
-      if ((pod.spec?.nodeName ?? '') !== k.nodeName) continue;
-      podManager.addPod(pod);
-      if (!isMirrorPod(pod)) this.lastKnown.set(podKey(pod), pod);
-    }
-    if (this.runtime !== null) {
-      const node = new Node({
-        engine: this.engine,
-        clock: this.clock,
-        rng: this.engine.rng.fork(`${group}/node`),
-        tracer: this.tracer,
-        statusManager,
-        podManager,
-        client,
-        config: k,
-        runtime: this.runtime,
-        behaviour: (pod: Pod) => this.behaviourOf(pod),
-        group,
-      });
-      incarnation.node = node;
-      incarnation.safety = node.deletionSafety;
-    }
-    this.tracer.emit({ type: 'kubelet.start', actor: 'kubelet', incarnation: n, variant: this.variant });
-    statusManager.start();
-    if (incarnation.node) {
-      incarnation.node.start();
-      for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);
-      for (const sp of this.scenario.staticPods) incarnation.node.addStaticPod(sp.pod);
-    } else {
-      for (const sp of this.scenario.staticPods) podManager.addPod(sp.pod);
-    }
     void initial;
   }
 
   stopKubelet(): void {
     const kl = this.kubelet;
     if (kl === null) return;
-    kl.node?.stop();
-    kl.statusManager.stop();
-    this.network.killGroup(kl.group);
-    this.tracer.emit({ type: 'kubelet.stop', actor: 'kubelet', incarnation: kl.n });
+    stopIncarnation(this, kl);
     this.kubelet = null;
+  }
+
+  /** The restartKubelet step. A restart while the kubelet is down (an earlier restart's downFor)
+   *  replaces that one's comeback, as a restartApiserver while down does: there is never more
+   *  than one kubelet. */
+  restartKubelet(downForMs: number): void {
+    this.stopKubelet();
+    this.pendingKubeletStart?.cancel();
+    this.pendingKubeletStart = null;
+    if (downForMs > 0) {
+      this.pendingKubeletStart = this.engine.after(downForMs, () => {
+        this.pendingKubeletStart = null;
+        this.startKubelet(false);
+      });
+    } else this.startKubelet(false);
   }
 
   behaviourOf(pod: Pod): ScenarioPod['containers'] {
@@ -277,199 +230,10 @@ export class World {
   private runStep(step: Step): void {
     this.tracer.emit({ type: 'step', actor: 'timeline', pod: 'pod' in step ? (step as { pod: string }).pod : undefined, action: step.action, index: step.index });
     try {
-      this.applyStep(step);
+      applyStep(this, step);
     } catch (err) {
       if (err instanceof StepError) this.stepErrors.push({ step, message: err.message });
       else throw err;
-    }
-  }
-
-  private requireKubelet(step: Step): KubeletIncarnation {
-    if (this.kubelet === null) throw new StepError(`the kubelet is down at ${step.atMs}ms (restartKubelet downFor): ${step.action} cannot run`);
-    return this.kubelet;
-  }
-
-  private requireNode(step: Step): Node {
-    const kl = this.requireKubelet(step);
-    if (kl.node === null) throw new StepError(`${step.action} needs runtime: simulated`);
-    return kl.node;
-  }
-
-  private requireKubeletPod(step: Step, key: string): Pod {
-    const pod = this.kubeletPod(key);
-    if (pod === undefined) throw new StepError(`pod ${key} is not known to the kubelet at ${step.atMs}ms`);
-    return pod;
-  }
-
-  private containerID(step: Step, pod: Pod, container: string): string {
-    const st = this.kubelet!.statusManager.getPodStatus(pod.metadata!.uid!);
-    const all = [...(st?.containerStatuses ?? []), ...(st?.initContainerStatuses ?? [])];
-    const cs = all.find((c) => c.name === container);
-    // Upstream looks the container up by ID; a container without one is matched by its name.
-    return cs?.containerID ?? `containerd://${container}`;
-  }
-
-  private applyStep(step: Step): void {
-    const api = this.apiserver;
-    switch (step.action) {
-      case 'create': {
-        const sp = this.scenario.pods.find((p) => p.key === step.pod && p.only !== 'kubelet')!;
-        this.createInApiserver(sp, 'user');
-        return;
-      }
-      case 'delete': {
-        const [ns, name] = step.pod.split('/');
-        api.delete(ns, name, { gracePeriodSeconds: step.gracePeriodSeconds }, 'user');
-        return;
-      }
-      case 'recreate': {
-        const [ns, name] = step.pod.split('/');
-        api.delete(ns, name, { gracePeriodSeconds: 0 }, 'user');
-        const sp = this.scenario.pods.find((p) => p.key === step.pod && p.only !== 'kubelet')!;
-        const fresh = produce(sp.pod, (d) => {
-          delete d.metadata!.uid;
-        });
-        api.create(fresh, 'user');
-        return;
-      }
-      case 'externalPatch': {
-        const [ns, name] = step.pod.split('/');
-        api.externalPatch(ns, name, step.status, 'controller');
-        return;
-      }
-      case 'restartApiserver':
-        this.network.restartApiserver(step.downForMs);
-        return;
-      case 'partition':
-        this.network.partition();
-        return;
-      case 'repair':
-        this.network.repair();
-        return;
-      case 'fail':
-        this.network.fail(step.verbs, step.code, { count: step.count, forMs: step.forMs });
-        return;
-      case 'latency':
-        this.network.setLatency(step.latency);
-        return;
-      case 'createMirror': {
-        const sp = this.scenario.staticPods.find((p) => p.key === step.pod)!;
-        const mirror = mirrorOf(sp.pod);
-        const r = api.create(mirror, 'kubelet');
-        if (r.ok && this.kubelet) this.kubelet.podManager.addPod(r.value);
-        return;
-      }
-      case 'deleteMirror': {
-        const [ns, name] = step.pod.split('/');
-        api.delete(ns, name, {}, 'user');
-        return;
-      }
-      case 'exit': {
-        const node = this.requireNode(step);
-        node.exit(this.requireKubeletPod(step, step.pod).metadata!.uid!, step.container, step.code, step.reason, step.message);
-        return;
-      }
-      case 'oom': {
-        const node = this.requireNode(step);
-        node.oom(this.requireKubeletPod(step, step.pod).metadata!.uid!, step.container);
-        return;
-      }
-      case 'ready': {
-        const node = this.requireNode(step);
-        node.setReady(this.requireKubeletPod(step, step.pod).metadata!.uid!, step.container, step.value);
-        return;
-      }
-      case 'started': {
-        const node = this.requireNode(step);
-        node.setStarted(this.requireKubeletPod(step, step.pod).metadata!.uid!, step.container, step.value);
-        return;
-      }
-      case 'restartKubelet': {
-        // A restart while the kubelet is down (an earlier restart's downFor) replaces that one's
-        // comeback, as a restartApiserver while down does: there is never more than one kubelet.
-        this.stopKubelet();
-        this.pendingKubeletStart?.cancel();
-        this.pendingKubeletStart = null;
-        if (step.downForMs > 0) {
-          this.pendingKubeletStart = this.engine.after(step.downForMs, () => {
-            this.pendingKubeletStart = null;
-            this.startKubelet(false);
-          });
-        } else this.startKubelet(false);
-        return;
-      }
-      case 'setPodStatus': {
-        const kl = this.requireKubelet(step);
-        kl.statusManager.setPodStatus(this.requireKubeletPod(step, step.pod), step.status);
-        return;
-      }
-      case 'setContainerReadiness': {
-        const kl = this.requireKubelet(step);
-        const pod = this.requireKubeletPod(step, step.pod);
-        kl.statusManager.setContainerReadiness(pod.metadata!.uid!, this.containerID(step, pod, step.container), step.ready);
-        return;
-      }
-      case 'setContainerStartup': {
-        const kl = this.requireKubelet(step);
-        const pod = this.requireKubeletPod(step, step.pod);
-        kl.statusManager.setContainerStartup(pod.metadata!.uid!, this.containerID(step, pod, step.container), step.started);
-        return;
-      }
-      case 'terminatePod': {
-        const kl = this.requireKubelet(step);
-        kl.statusManager.terminatePod(this.requireKubeletPod(step, step.pod));
-        return;
-      }
-      case 'removeOrphanedStatuses': {
-        const kl = this.requireKubelet(step);
-        const keep = new Set<UID>();
-        for (const key of step.keep) {
-          const p = this.kubeletPod(key);
-          if (p?.metadata?.uid) keep.add(p.metadata.uid);
-          const [ns, name] = key.split('/');
-          const m = kl.podManager.getMirrorPods().find((x) => x.metadata?.name === name && x.metadata?.namespace === ns);
-          if (m?.metadata?.uid) keep.add(m.metadata.uid);
-        }
-        kl.statusManager.removeOrphanedStatuses(keep);
-        return;
-      }
-      case 'syncBatch':
-        this.requireKubelet(step).statusManager.triggerBatch(step.all);
-        return;
-      case 'markDeleted': {
-        const [ns, name] = step.pod.split('/');
-        const now = formatRfc3339(this.clock.epochMs + this.engine.nowMs);
-        const updated = api.markDeleted(ns, name, now);
-        const kl = this.kubelet;
-        if (kl) {
-          const kp = this.kubeletPod(step.pod);
-          if (kp !== undefined) {
-            const withTs = produce(kp, (d) => {
-              d.metadata!.deletionTimestamp = now;
-              d.metadata!.deletionGracePeriodSeconds ??= 0;
-            });
-            if (this.kubeletOnlyPods.has(step.pod)) this.kubeletOnlyPods.set(step.pod, withTs);
-            kl.podManager.updatePod(updated?.metadata?.uid === withTs.metadata?.uid && updated ? updated : withTs);
-            kl.node?.podUpdated(withTs);
-          }
-        }
-        return;
-      }
-      case 'setDeletionSafety': {
-        const { podResourcesReclaimed, podCouldHaveRunningContainers } = step;
-        const uid = step.pod !== undefined ? this.kubeletPod(step.pod)?.metadata?.uid : undefined;
-        this.staticSafety.set({ podResourcesReclaimed, podCouldHaveRunningContainers }, uid);
-        return;
-      }
-      case 'setApiStatusVersion': {
-        const kl = this.requireKubelet(step);
-        const kp = this.kubeletPod(step.pod);
-        let uid = kp?.metadata?.uid;
-        if (kp && isStaticPod(kp)) uid = kl.podManager.getMirrorPodByPod(kp)?.metadata?.uid ?? uid;
-        if (uid === undefined) throw new StepError(`pod ${step.pod} is not known to the kubelet`);
-        kl.statusManager.setApiStatusVersion(uid, step.version);
-        return;
-      }
     }
   }
 
@@ -488,18 +252,6 @@ export class World {
   get trace(): readonly TraceRecord[] {
     return this.tracer.records;
   }
-}
-
-export class StepError extends Error {}
-
-/** The mirror pod the kubelet would create for a static pod. */
-export function mirrorOf(staticPod: Pod): Pod {
-  return produce(staticPod, (d) => {
-    delete d.metadata!.uid;
-    const hash = d.metadata!.annotations?.['kubernetes.io/config.hash'] ?? '';
-    d.metadata!.annotations = { ...d.metadata!.annotations, 'kubernetes.io/config.mirror': hash };
-    d.status = { phase: 'Pending' };
-  });
 }
 
 export type { PodStatus };

@@ -5,7 +5,7 @@
 import { ApiServer } from '../../src/apiserver/index.js';
 import { Engine, Rng } from '../../src/engine/index.js';
 import { createCheckers, kubeletStatusEqual, type InvariantChecker } from '../../src/invariants/index.js';
-import type { InvariantWorld, KubeletView, PodManagerView, RuntimeView, StatusManagerView } from '../../src/invariants/ports.js';
+import type { InvariantWorld, KubeletView, PodManagerView, RuntimeView, StatusManagerView } from '../../src/model/world-view.js';
 import { isMirrorPod, podKey, type Container, type Pod, type PodStatus, type UID } from '../../src/model/pod.js';
 import { VClock, formatRfc3339, parseRfc3339 } from '../../src/model/time.js';
 import type { InvariantName, Variant } from '../../src/scenario/types.js';

@@ -1,11 +1,10 @@
-// What the invariant checkers read of a run, as small structural interfaces: the World satisfies
-// them through an adapter (index.ts), and tests can hand in small fakes. Everything here is read
-// only; a checker never writes to the world except its own `invariant.violation` trace records.
-import type { Pod, PodStatus, UID } from '../model/pod.js';
-import type { PodManagerApi, StatusManagerApi } from '../kubelet/api.js';
-import type { TraceEvent } from '../model/trace.js';
-import type { InvariantName, Variant } from '../scenario/types.js';
-import type { TraceRecord } from '../world/tracer.js';
+// The world's read-only view: what the invariant checkers read of a run, as small structural
+// interfaces. It lives below both the world (world/invariant-view.ts adapts the World to it) and
+// the invariants (which read only this), so every import points down; tests hand in small fakes.
+// Everything here is read only; a checker never writes to the world except its own
+// `invariant.violation` trace records.
+import type { Pod, PodStatus, UID } from './pod.js';
+import type { TraceEvent, TraceRecord } from './trace.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -28,11 +27,19 @@ export interface RuntimeView {
   runningContainers(podUID: UID): readonly { readonly name: string }[];
 }
 
-/** The status manager's inspection hooks (StatusManagerApi's read-only part). */
-export type StatusManagerView = Pick<StatusManagerApi, 'cachedEntry' | 'apiStatusVersion' | 'cachedUIDs'>;
+/** The status manager's inspection hooks (the read-only part of kubelet/api.ts StatusManagerApi). */
+export interface StatusManagerView {
+  cachedEntry(uid: UID): { status: PodStatus; version: number; podIsFinished?: boolean } | undefined;
+  apiStatusVersion(apiUID: UID): number | undefined;
+  cachedUIDs(): Iterable<UID>;
+}
 
-/** The pod manager, read only (PodManagerApi's lookups). */
-export type PodManagerView = Pick<PodManagerApi, 'getPodByUID' | 'getMirrorPodByPod' | 'getPodByMirrorPod'>;
+/** The pod manager, read only (kubelet/api.ts PodManagerApi's lookups). */
+export interface PodManagerView {
+  getPodByUID(uid: UID): Pod | undefined;
+  getMirrorPodByPod(pod: Pod): Pod | undefined;
+  getPodByMirrorPod(mirror: Pod): Pod | undefined;
+}
 
 /** One kubelet incarnation (a restart makes a new one, with a fresh status manager). */
 export interface KubeletView {
@@ -62,7 +69,8 @@ export interface InvariantWorld {
   /** The kubelet incarnation now, or null while the kubelet is down. */
   kubelet(): KubeletView | null;
   readonly seed: number;
-  readonly variant: Variant;
+  /** The status-manager generation (scenario Variant). */
+  readonly variant: 'classic' | 'current';
   readonly untilMs: number;
   readonly config: {
     readonly nodeName: string;
@@ -80,4 +88,3 @@ export interface InvariantWorld {
   statusEqual(api: Pod, cached: PodStatus): boolean;
 }
 
-export type { InvariantName };

@@ -1,0 +1,180 @@
+// The apiserver's pod store: the stored objects, the one resourceVersion counter, the history of
+// every write, and the watch (the role of k8s.io/apiserver's storage and watch cache, reduced to
+// what spec §6 needs). The base of ApiServer (api-server.ts), which serves the requests on it.
+//
+// Stored objects are immutable values (immer): a read hands out the stored, frozen object itself.
+// Every write bumps one global resourceVersion counter and is kept in a history, so "what did the
+// apiserver hold at 12.3 s" is a lookup (`at`). Watch listeners are told of every write,
+// synchronously and in order.
+import type { Rng } from '../engine/rng.js';
+import type { ApiErrorCode, ApiResult } from '../model/client.js';
+import type { Pod } from '../model/pod.js';
+import type { VClock } from '../model/time.js';
+import { emitsNothing, type Actor, type TraceType, type Tracer } from '../model/trace.js';
+import { POD_PATCH_META, type PatchMeta } from '../model/strategic-merge.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  /** The object after the write; for DELETED, its last state (carrying the deletion's resourceVersion). */
+  readonly object: Pod;
+}
+
+export type WatchListener = (event: WatchEvent) => void;
+
+/** One write to the store, kept for time-travel lookups and for checkers. */
+export interface StoreWrite {
+  readonly atMs: number;
+  readonly resourceVersion: number;
+  readonly key: string;
+  readonly type: WatchEventType;
+  /** The object after the write, or null once removed. */
+  readonly object: Pod | null;
+  readonly actor: Actor;
+}
+
+export type ApiVerb = 'get' | 'patch' | 'delete' | 'create' | 'update';
+
+export interface ApiServerOptions {
+  clock: VClock;
+  /** Accepted for symmetry with the other actors; the server reads time from `clock` only. */
+  engine?: unknown;
+  /** The apiserver's stream (pass `root.fork('apiserver')`); UIDs come from its fork 'uid'
+   *  (so the stream is named 'apiserver/uid'). */
+  rng: Rng;
+  tracer: Tracer;
+  /** Patch metadata for status patches (default: upstream's, see strategic-merge.ts). */
+  patchMeta?: PatchMeta;
+}
+
+export function splitKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+export abstract class PodStore {
+  /** While true (restartApiserver), every request is answered 503; stored objects survive. */
+  down = false;
+
+  protected readonly pods = new Map<string, Pod>();
+  protected readonly historyByKey = new Map<string, StoreWrite[]>();
+  protected readonly log: StoreWrite[] = [];
+  protected rv = 0;
+  protected listeners: WatchListener[] = [];
+  protected readonly uidRng: Rng;
+  protected readonly clock: VClock;
+  protected readonly tracer: Tracer;
+  protected readonly patchMeta: PatchMeta;
+
+  constructor(opts: ApiServerOptions) {
+    this.clock = opts.clock;
+    this.tracer = opts.tracer;
+    this.uidRng = opts.rng.fork('uid');
+    this.patchMeta = opts.patchMeta ?? POD_PATCH_META;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Watch and inspection (never traced, never refused)
+
+  /** Subscribe to every change, synchronously and in write order. Returns an unsubscribe function. */
+  watch(listener: WatchListener): () => void {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** The stored object now, if any (no trace, works while down). */
+  peek(namespace: string, name: string): Pod | undefined {
+    return this.pods.get(`${namespace}/${name}`);
+  }
+
+  /** The object stored under "ns/name" at virtual time `atMs` (after every write of that instant). */
+  at(key: string, atMs: number): Pod | undefined {
+    const h = this.historyByKey.get(key);
+    if (h === undefined || h.length === 0 || h[0].atMs > atMs) return undefined;
+    let lo = 0, hi = h.length - 1; // last index with atMs <= atMs
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (h[mid].atMs <= atMs) lo = mid;
+      else hi = mid - 1;
+    }
+    return h[lo].object ?? undefined;
+  }
+
+  /** Every stored object, sorted by "ns/name". */
+  list(): Pod[] {
+    return [...this.pods.keys()].sort().map((k) => this.pods.get(k)!);
+  }
+
+  /** Every write so far, in order. */
+  get history(): readonly StoreWrite[] {
+    return this.log;
+  }
+
+  /** The writes to one "ns/name", in order. */
+  historyOf(key: string): readonly StoreWrite[] {
+    return this.historyByKey.get(key) ?? [];
+  }
+
+  /** The last resourceVersion handed out. */
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** A fresh UID from the 'apiserver/uid' stream (8-4-4-4-12 hex digits). */
+  newUID(): string {
+    const h = this.uidRng.hex(32);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Writes and answers (for the requests of api-server.ts)
+
+  protected nextRV(): number {
+    return ++this.rv;
+  }
+
+  protected commit(key: string, type: WatchEventType, object: Pod, actor: Actor, rv: number): void {
+    if (type !== 'DELETED') this.pods.set(key, object);
+    const w: StoreWrite = { atMs: this.clock.nowMs, resourceVersion: rv, key, type, object: type === 'DELETED' ? null : object, actor };
+    this.log.push(w);
+    let h = this.historyByKey.get(key);
+    if (h === undefined) this.historyByKey.set(key, (h = []));
+    h.push(w);
+    const ls = this.listeners;
+    if (ls.length === 0) return;
+    const ev: WatchEvent = { type, object };
+    for (const l of ls) l(ev);
+  }
+
+  protected served(type: TraceType, actor: Actor, key: string, pod: Pod, extra?: Record<string, unknown>): void {
+    if (emitsNothing(this.tracer)) {
+      this.tracer.skip!(type);
+      return;
+    }
+    this.tracer.emit({
+      type,
+      actor,
+      pod: key,
+      uid: pod.metadata?.uid ?? '',
+      code: 200,
+      resourceVersion: pod.metadata?.resourceVersion ?? '',
+      ...extra,
+    });
+  }
+
+  protected error<T>(verb: ApiVerb, actor: Actor, key: string, code: ApiErrorCode, message: string): ApiResult<T> {
+    this.tracer.emit({ type: 'api.error', actor, verb, pod: key, code, message });
+    return { ok: false, code, message };
+  }
+
+  protected notFound<T>(verb: ApiVerb, actor: Actor, key: string): ApiResult<T> {
+    return this.error(verb, actor, key, 404, `pods "${splitKey(key)[1]}" not found`);
+  }
+
+  protected unavailable<T>(verb: ApiVerb, actor: Actor, key: string): ApiResult<T> {
+    return this.error(verb, actor, key, 503, 'the server is currently unable to handle the request');
+  }
+}
