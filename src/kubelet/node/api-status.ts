@@ -41,6 +41,8 @@ export interface GenerateContext {
   prober?: Pick<ProbeManager, 'updatePodStatus'>;
   /** Log sink for "Pod attempted illegal phase transition". */
   log?: (msg: string) => void;
+  /** revert #54593 (Removed containers are not always waiting): missingContainersWaiting. */
+  missingContainersWaiting?: boolean;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -144,7 +146,7 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'missingContainersWaiting'>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
@@ -159,7 +161,8 @@ export function convertToAPIContainerStatuses(
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
-      if (old.state?.terminated) status = copyContainerStatus(old);
+      // revert #54593: before it, a removed container was Waiting again, keeping only its counts
+      if (old.state?.terminated && !ctx.missingContainersWaiting) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
         status.lastState = clone(old.lastState) ?? {};

@@ -666,6 +666,7 @@ export class Node implements PodSyncer {
     const status = generateAPIPodStatus(pod, podStatus, podIsTerminal, {
       gen: this.gen,
       gates: this.gates,
+      missingContainersWaiting: this.config.revertFixes.includes('missingContainersWaiting'),
       at: this.rfc3339,
       cachedStatus,
       reasonFor: (name) => this.reasonCache.get(uid)?.get(name),
@@ -828,7 +829,9 @@ export class Node implements PodSyncer {
    *  taken), as upstream's does. */
   private *syncMirrorPod(pod: Pod, mirror: Pod | undefined): Proc<void> {
     let deleted = false;
-    if (mirror !== undefined && (mirror.metadata?.deletionTimestamp || !isMirrorPodOf(mirror, pod))) {
+    // revert #22626 (re-create a mirror pod that is being deleted): ignoreMirrorDeletion
+    const beingDeleted = !!mirror?.metadata?.deletionTimestamp && !this.config.revertFixes.includes('ignoreMirrorDeletion');
+    if (mirror !== undefined && (beingDeleted || !isMirrorPodOf(mirror, pod))) {
       this.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
       deleted = yield* this.mirrors.deleteMirrorPod(mirror, mirror.metadata?.uid);
     }
