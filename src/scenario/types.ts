@@ -130,6 +130,9 @@ export const INVARIANT_NAMES = [
   'no-terminal-while-running',
   'status-converges',
   'deletion-completes',
+  'phase-never-goes-back',
+  'deleted-pod-reaches-terminal',
+  'write-budget',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
