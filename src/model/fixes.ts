@@ -36,15 +36,6 @@ export const FIXES = [
     note: 'in current the exit-0 default is anachronistic (#88440 predates v1.27); the rest of v1.18 dispatch is not modelled',
   },
   {
-    name: 'missingContainersWaiting',
-    prs: [54593],
-    release: 'v1.9',
-    generations: ['classic', 'current'],
-    bugs: ['BZ-02', 'BZ-03'],
-    summary: 'a container that left the runtime is generated as Waiting again, not kept with its old terminated status',
-    where: 'kubelet/node api-status (convertToAPIContainerStatuses)',
-  },
-  {
     name: 'noContainerStateTransitionGuard',
     prs: [54597],
     release: 'v1.9',

@@ -41,8 +41,6 @@ export interface GenerateContext {
   prober?: Pick<ProbeManager, 'updatePodStatus'>;
   /** Log sink for "Pod attempted illegal phase transition". */
   log?: (msg: string) => void;
-  /** revert #54593 (Removed containers are not always waiting): missingContainersWaiting. */
-  missingContainersWaiting?: boolean;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -146,7 +144,7 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'missingContainersWaiting'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor'>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
@@ -161,8 +159,7 @@ export function convertToAPIContainerStatuses(
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
-      // revert #54593: before it, a removed container was Waiting again, keeping only its counts
-      if (old.state?.terminated && !ctx.missingContainersWaiting) status = copyContainerStatus(old);
+      if (old.state?.terminated) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
         status.lastState = clone(old.lastState) ?? {};

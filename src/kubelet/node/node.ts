@@ -666,7 +666,6 @@ export class Node implements PodSyncer {
     const status = generateAPIPodStatus(pod, podStatus, podIsTerminal, {
       gen: this.gen,
       gates: this.gates,
-      missingContainersWaiting: this.config.revertFixes.includes('missingContainersWaiting'),
       at: this.rfc3339,
       cachedStatus,
       reasonFor: (name) => this.reasonCache.get(uid)?.get(name),
