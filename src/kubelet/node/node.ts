@@ -829,7 +829,7 @@ export class Node implements PodSyncer {
   private *syncMirrorPod(pod: Pod, mirror: Pod | undefined): Proc<void> {
     let deleted = false;
     // revert #22626 (re-create a mirror pod that is being deleted): ignoreMirrorDeletion
-    const beingDeleted = !!mirror?.metadata?.deletionTimestamp && !this.config.revertFixes.includes('ignoreMirrorDeletion');
+    const beingDeleted = !!mirror?.metadata?.deletionTimestamp && !this.config.revertFixes?.includes('ignoreMirrorDeletion');
     if (mirror !== undefined && (beingDeleted || !isMirrorPodOf(mirror, pod))) {
       this.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
       deleted = yield* this.mirrors.deleteMirrorPod(mirror, mirror.metadata?.uid);
