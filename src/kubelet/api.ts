@@ -41,6 +41,8 @@ export interface PodManagerApi {
   /** Every regular (non-mirror) pod, in a stable order (sorted by UID). */
   getPods(): Pod[];
   getMirrorPods(): Pod[];
+  /** The UID of every regular pod, in no particular order (for building sets). */
+  forEachPodUID(f: (uid: UID) => void): void;
   addPod(pod: Pod): void;
   updatePod(pod: Pod): void;
   removePod(pod: Pod): void;

@@ -140,6 +140,12 @@ export class PodManager implements PodManagerApi {
     return this.sorted.pods.slice();
   }
 
+  /** Calls f with the UID of every regular pod, in no particular order (for sets, where GetPods'
+   *  sort and copy would be wasted). */
+  forEachPodUID(f: (uid: UID) => void): void {
+    for (const uid of this.podByUID.keys()) f(uid);
+  }
+
   /** Every mirror pod, sorted by UID. */
   getMirrorPods(): Pod[] {
     return [...this.mirrorPodByUID.values()].sort(byUID);

@@ -136,7 +136,11 @@ function lastStatusByName(statuses: readonly ContainerStatus[] | undefined, name
  *
  *  Upstream keeps the statuses in a map by container name; here they are kept by the spec index of
  *  the first container of that name (slotOf), which is that map: a later container of the same name
- *  writes the same entry, and the map's insertion order is the order of the first indices. */
+ *  writes the same entry, and the map's insertion order is the order of the first indices.
+ *
+ *  Over 80 lines, as upstream's kl.convertToAPIContainerStatuses (kubelet_pods.go, some 150 lines) is:
+ *  one function, ported whole. */
+// upstream-length: convertToAPIContainerStatuses (pkg/kubelet/kubelet_pods.go) is itself ~150 lines.
 export function convertToAPIContainerStatuses(
   pod: Pod,
   podStatus: RuntimePodStatus,

@@ -10,5 +10,7 @@ export * from './runtime.js';
 export * from './pleg.js';
 export * from './prober.js';
 export * from './pod-workers.js';
+export * from './pod-workers-current.js';
+export * from './pod-workers-classic.js';
 export * from './mirror.js';
 export * from './node.js';

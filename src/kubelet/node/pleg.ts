@@ -93,10 +93,12 @@ function plegState(s: RuntimePodStatus['containers'][number]['state']): PlegCont
   return 'unknown';
 }
 
-/** Does the runtime status list the instance with this ID? */
-function hasInstance(status: RuntimePodStatus, id: string): boolean {
-  for (const c of status.containers) if (c.id === id) return true;
-  return false;
+/** The IDs of the instances the runtime status lists (built once per relisted pod: asking each
+ *  record by a scan of the list was O(R²) in the pod's instances). */
+function listedIDs(status: RuntimePodStatus): Set<string> {
+  const ids = new Set<string>();
+  for (const c of status.containers) ids.add(c.id);
+  return ids;
 }
 
 /** GenericPLEG: relists the runtime, diffs every container's state against the previous relist, fills
@@ -148,8 +150,9 @@ export class GenericPLEG {
       let records = this.records.get(uid);
       if (records !== undefined) {
         const rs = records;
+        const listed = listedIDs(status);
         rs.forEach((o, id) => {
-          if (hasInstance(status, id)) return;
+          if (listed.has(id)) return;
           generateEvents(events, uid, id, o.name, o.state, 'non-existent');
           rs.delete(id); // (deleting the entry visited does not disturb the iteration)
         });

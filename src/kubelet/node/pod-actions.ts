@@ -65,7 +65,10 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: RuntimePodStatus
 }
 
 /** computeInitContainerActions (current, sidecars on): which init containers to (re)start (a new
- *  list in changes.initContainersToStart); returns whether the pod has initialized. Startup results gate a sidecar's "initialized". */
+ *  list in changes.initContainersToStart); returns whether the pod has initialized. Startup results gate a sidecar's "initialized".
+ *  Over 80 lines, as upstream's computeInitContainerActions (kuberuntime_container.go, some 200 lines)
+ *  is: one function, ported whole. */
+// upstream-length: computeInitContainerActions (pkg/kubelet/kuberuntime/kuberuntime_container.go) is itself ~200 lines.
 function computeInitContainerActions(
   pod: Pod,
   podStatus: RuntimePodStatus,

@@ -182,7 +182,7 @@ export abstract class StatusCache {
 
   /** deletePodStatus */
   deletePodStatus(uid: UID): void {
-    if (this.podStatuses.delete(uid)) this.sortedUIDs = null;
+    if (this.podStatuses.delete(uid)) this.sortedUIDsRemove(uid);
     this.unsent.delete(uid);
     this.sameMemo.delete(uid);
     this.reconcileMemo.delete(uid);
@@ -284,7 +284,7 @@ export abstract class StatusCache {
     Object.freeze(entry);
     this.podStatuses.set(uid, entry);
     this.noteVersions(uid);
-    if (cached === undefined) this.sortedUIDs = null;
+    if (cached === undefined) this.sortedUIDsInsert(uid);
     this.emit('status.set', key, uid, { version });
 
     if (this.gen === 'classic') {
@@ -342,5 +342,35 @@ export abstract class StatusCache {
   protected sortedStatusUIDs(): readonly UID[] {
     if (this.sortedUIDs === null || this.sortedUIDs.length !== this.podStatuses.size) this.sortedUIDs = [...this.podStatuses.keys()].sort();
     return this.sortedUIDs;
+  }
+
+  /** A new key of podStatuses joins the sorted list at its place (a binary search and one splice,
+   *  where re-sorting every key after each new pod made a run of N pods O(N² log N)). */
+  private sortedUIDsInsert(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    a.splice(lo, 0, uid);
+  }
+
+  /** A removed key of podStatuses leaves the sorted list. */
+  private sortedUIDsRemove(uid: UID): void {
+    const a = this.sortedUIDs;
+    if (a === null) return;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (a[mid] < uid) lo = mid + 1;
+      else hi = mid;
+    }
+    if (a[lo] === uid) a.splice(lo, 1);
+    else this.sortedUIDs = null;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BasicWorkQueue } from '../../../src/kubelet/node/node.js';
+import { BasicWorkQueue } from '../../../src/kubelet/node/work-queue.js';
 
 describe('BasicWorkQueue', () => {
   it('hands out exactly the pods due by now, sorted, as a full walk of the queue would', () => {

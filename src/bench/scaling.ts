@@ -1,0 +1,121 @@
+// Bench cases that check cost grows linearly with what a run does (issue 15):
+// - long-crashloop: one crash-looping pod for 10, 100 and 1,000 virtual hours — wall time per
+//   virtual hour must stay within 1.3× from 10 h to 1,000 h;
+// - node-scaling: one node with 100, 1,000 and 10,000 pods for 10 virtual minutes — wall time per
+//   pod must stay within 1.5× across them.
+// Each size runs in a fresh process of its own (so its peak memory is its own); the parent case
+// collects them into one result with the ratios.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../scenario/index.js';
+import { World } from '../world/world.js';
+import type { BenchResult } from './types.js';
+
+export const LONG_CRASHLOOP_HOURS = [10, 100, 1000] as const;
+export const NODE_SCALING_PODS = [100, 1000, 10000] as const;
+
+/** One Always pod whose container runs 10 s and exits 1, for `hours` virtual hours. */
+export function longCrashloopText(hours: number): string {
+  return [
+    'apiVersion: kss/v1alpha1',
+    'kind: Scenario',
+    'metadata: { name: bench-long-crashloop }',
+    'spec:',
+    `  until: ${hours}h`,
+    '  invariants: none',
+    '  kubelet: { statusManager: current, runtime: simulated }',
+    '  pods:',
+    '    - { metadata: { name: crash }, spec: { containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: 10s, exit: 1 }] } } }',
+    '',
+  ].join('\n');
+}
+
+/** `pods` pods on one node for 10 virtual minutes: a third crash-looping, a third Jobs, a third long
+ *  runners (the mix of node-110, without the readiness steps, so the timeline does not grow with N). */
+export function nodeScalingText(pods: number): string {
+  const lines = [
+    'apiVersion: kss/v1alpha1',
+    'kind: Scenario',
+    'metadata: { name: bench-node-scaling }',
+    'spec:',
+    '  until: 10m',
+    '  invariants: none',
+    "  kubelet: { statusManager: current, runtime: simulated }",
+    '  pods:',
+  ];
+  for (let i = 0; i < pods; i++) {
+    const kind = i % 3;
+    if (kind === 0) {
+      lines.push(`    - { metadata: { name: crash-${i} }, spec: { containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: ${3 + ((i * 7) % 27)}s, exit: 1 }] } } }`);
+    } else if (kind === 1) {
+      lines.push(`    - { metadata: { name: job-${i} }, spec: { restartPolicy: Never, containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: ${5 + ((i * 13) % 120)}s, exit: 0 }] } } }`);
+    } else {
+      lines.push(`    - { metadata: { name: web-${i} }, spec: { containers: [{ name: main, image: nginx }] } }`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** One run of a scenario text in this process: load, then simulate without keeping the trace. */
+function runText(name: string, text: string): BenchResult {
+  const t0 = performance.now(); // wall-clock-ok: a benchmark measures wall time (load included: it grows with N too)
+  const loaded = loadScenario(text, '<bench>');
+  if (!loaded.ok) throw new Error(`${name}: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  const w = new World(loaded.scenario, { keepTrace: false });
+  w.setup();
+  const end = w.run();
+  const wallMs = performance.now() - t0; // wall-clock-ok: a benchmark measures wall time
+  if (end.end === 'runaway') throw new Error(end.message);
+  return { name, events: w.engine.events, wallMs, virtualMs: w.untilMs, pods: loaded.scenario.pods.length };
+}
+
+/** A measured run after one warm-up run of the smallest size in the same process, so that the
+ *  per-hour and per-pod figures compare the simulation's cost and not V8 compiling it. */
+function warmThenRun(name: string, warmUp: string, text: string): BenchResult {
+  runText(`${name}-warmup`, warmUp);
+  return runText(name, text);
+}
+
+/** The single-size cases, run in a child process each by the parent cases below. */
+export const scalingPoints: Record<string, () => BenchResult> = {};
+for (const h of LONG_CRASHLOOP_HOURS) scalingPoints[`long-crashloop-${h}h`] = () => warmThenRun(`long-crashloop-${h}h`, longCrashloopText(LONG_CRASHLOOP_HOURS[0]), longCrashloopText(h));
+for (const n of NODE_SCALING_PODS) scalingPoints[`node-scaling-${n}`] = () => warmThenRun(`node-scaling-${n}`, nodeScalingText(NODE_SCALING_PODS[0]), nodeScalingText(n));
+
+interface Point { name: string; wallMs: number; events: number; peakRssMb: number }
+
+/** Runs one point case in a fresh process of the bench and reads its JSON line. */
+function child(name: string): Point {
+  const bench = fileURLToPath(new URL('./index.js', import.meta.url));
+  const out = execFileSync(process.execPath, [...process.execArgv, bench, name], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').pop()!) as Point;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+export function longCrashloop(): BenchResult {
+  const points = LONG_CRASHLOOP_HOURS.map((h) => ({ h, p: child(`long-crashloop-${h}h`) }));
+  const perHour = points.map(({ h, p }) => p.wallMs / h);
+  return {
+    name: 'long-crashloop',
+    events: points.reduce((s, { p }) => s + p.events, 0),
+    wallMs: points.reduce((s, { p }) => s + p.wallMs, 0),
+    virtualMs: LONG_CRASHLOOP_HOURS.reduce((s, h) => s + h * 3_600_000, 0),
+    points: points.map(({ h, p }, i) => ({ hours: h, wallMs: Math.round(p.wallMs), events: p.events, wallMsPerVirtualHour: round2(perHour[i]), peakRssMb: p.peakRssMb })),
+    ratioLongestToShortest: round2(perHour[perHour.length - 1] / perHour[0]),
+    target: 'wall per virtual hour within 1.3x from 10 h to 1,000 h',
+  };
+}
+
+export function nodeScaling(): BenchResult {
+  const points = NODE_SCALING_PODS.map((n) => ({ n, p: child(`node-scaling-${n}`) }));
+  const perPod = points.map(({ n, p }) => p.wallMs / n);
+  return {
+    name: 'node-scaling',
+    events: points.reduce((s, { p }) => s + p.events, 0),
+    wallMs: points.reduce((s, { p }) => s + p.wallMs, 0),
+    virtualMs: NODE_SCALING_PODS.length * 600_000,
+    points: points.map(({ n, p }, i) => ({ pods: n, wallMs: Math.round(p.wallMs), events: p.events, wallMsPerPod: round2(perPod[i]), peakRssMb: p.peakRssMb })),
+    ratioMaxToMin: round2(Math.max(...perPod) / Math.min(...perPod)),
+    target: 'wall per pod within 1.5x from 100 to 10,000 pods',
+  };
+}

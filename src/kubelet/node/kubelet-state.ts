@@ -1,0 +1,218 @@
+// The Kubelet struct (pkg/kubelet/kubelet.go, type Kubelet): the state of one kubelet incarnation that
+// the function modules share — kubelet.ts and kubelet-sync.ts (kubelet.go), kubelet-pods.ts
+// (kubelet_pods.go), kuberuntime-manager.ts, kuberuntime-gc.ts, pod-container-deletor.ts,
+// reason-cache.ts — each taking it as `kl`, as upstream's methods take `kl *Kubelet`. The bottom of the
+// node's modules: it imports none of them.
+import type { Engine, Proc, Process, Rng, Timer } from '../../engine/index.js';
+import type { KubeClient } from '../../model/client.js';
+import type { Pod, PodStatus, UID } from '../../model/pod.js';
+import type { VClock } from '../../model/time.js';
+import type { LogLevel, TraceEvent, Tracer } from '../../model/trace.js';
+import type { Attempt, KubeletConfig } from '../../scenario/types.js';
+import type { PodManagerApi, StatusManagerApi } from '../api.js';
+import type { StatusFeatureGates } from '../status/types.js';
+import type { StartFailure } from './api-status.js';
+import { Backoff } from './backoff.js';
+import { MirrorClient } from './mirror.js';
+import { GenericPLEG, PodCache, type PodLifecycleEvent } from './pleg.js';
+import { PodWorkersClassic } from './pod-workers-classic.js';
+import { PodWorkersCurrent } from './pod-workers-current.js';
+import type { PodSyncer } from './pod-workers.js';
+import { ProbeManager } from './prober.js';
+import type { Runtime } from './runtime.js';
+import type { Generation, RuntimePodStatus } from './types.js';
+import { BasicWorkQueue } from './work-queue.js';
+
+/** Periods of the kubelet's loops. Defaults are upstream's. */
+export interface NodeTuning {
+  /** The per-pod resync (SyncFrequency): 1 min. */
+  resyncIntervalMs: number;
+  /** housekeepingPeriod: 2 s. */
+  housekeepingPeriodMs: number;
+  /** The sync loop's ticker that hands due pods from the work queue to their workers: 1 s. */
+  syncTickMs: number;
+  /** The pod worker's requeue after a failed sync (backOffPeriod): 10 s. */
+  backOffPeriodMs: number;
+  /** Apply upstream's wait.Jitter (up to +50 %) to worker requeues, drawn from the node's RNG.
+   *  Off by default so that restart instants are exact. */
+  workerJitter: boolean;
+}
+
+export const DEFAULT_NODE_TUNING: NodeTuning = {
+  resyncIntervalMs: 60_000,
+  housekeepingPeriodMs: 2_000,
+  syncTickMs: 1_000,
+  backOffPeriodMs: 10_000,
+  workerJitter: false,
+};
+
+export interface NodeOptions {
+  engine: Engine;
+  clock: VClock;
+  /** A fork for the node's seeded choices (Go map orders, optional jitter). */
+  rng: Rng;
+  tracer: Tracer;
+  statusManager: StatusManagerApi;
+  /** The pod manager of this kubelet incarnation. The caller (the config source / watch) adds,
+   *  updates and removes pods in it before calling podAdded / podUpdated / podRemoved; the node adds
+   *  static pods itself (addStaticPod). */
+  podManager: PodManagerApi;
+  client: KubeClient;
+  config: KubeletConfig;
+  /** The container runtime; it outlives the kubelet (kept by the world across restarts). */
+  runtime: Runtime;
+  /** The scenario's container behaviour for a pod: attempts per container name (the last repeats). */
+  behaviour: (pod: Pod) => Record<string, Attempt[]>;
+  /** The process group of this kubelet incarnation (engine processes are named in it). */
+  group: string;
+  tuning?: Partial<NodeTuning>;
+}
+
+/** ContainerGCPeriod (kubelet.go): how often the container garbage collector runs. */
+export const CONTAINER_GC_PERIOD_MS = 60_000;
+
+/** generateAPIPodStatus's last answer for a pod and what it was computed from (see there). */
+export interface GeneratedStatus {
+  pod: Pod;
+  podStatus: RuntimePodStatus;
+  podIsTerminal: boolean;
+  cachedStatus: PodStatus | undefined;
+  reasons: number;
+  probes: number;
+  status: PodStatus;
+}
+
+/** The kubelet's state: what it was given, its managers, and the caches its functions keep. */
+export class KubeletState {
+  readonly gen: Generation;
+  readonly gates: StatusFeatureGates;
+  readonly tuning: NodeTuning;
+  readonly runtime: Runtime;
+  readonly cache: PodCache;
+  readonly pleg: GenericPLEG;
+  readonly prober: ProbeManager;
+  /** The container restart back-off (kubelet.backOff / crashLoopBackOff). */
+  readonly backoff: Backoff;
+  readonly workQueue: BasicWorkQueue;
+  /** Exactly one of these is set, by generation. */
+  readonly workersCurrent: PodWorkersCurrent | null;
+  readonly workersClassic: PodWorkersClassic | null;
+
+  readonly engine: Engine;
+  readonly clock: VClock;
+  readonly rng: Rng;
+  readonly tracer: Tracer;
+  readonly sm: StatusManagerApi;
+  readonly pm: PodManagerApi;
+  readonly mirrors: MirrorClient;
+  readonly behaviour: (pod: Pod) => Record<string, Attempt[]>;
+  readonly group: string;
+  readonly config: KubeletConfig;
+  /** reasonCache: why the last start of each container failed. */
+  readonly reasonCache = new Map<UID, Map<string, StartFailure>>();
+  /** Per pod, a counter bumped by every change of its reasonCache entries. */
+  readonly reasonVersions = new Map<UID, number>();
+  /** generateAPIPodStatus's last answer per pod and what it was computed from (see there). */
+  readonly lastGenerated = new Map<UID, GeneratedStatus>();
+  /** The config source's last view of each pod (to tell updates from status-only reconciles). */
+  readonly lastConfig = new Map<UID, Pod>();
+  /** podManagerUIDs' last answer (housekeeping), with the pod manager's uidVersion it was built at. */
+  lastPodManagerUIDs: { version: number; uids: ReadonlySet<UID> } | null = null;
+  /** Runtime pods being killed because nothing in config wants them. */
+  readonly orphanKills = new Set<UID>();
+  /** clock.at, memoized: container timestamps are rendered on every sync. */
+  readonly rfc3339Memo = new Map<number, string>();
+  readonly rfc3339 = (ms: number): string => {
+    let v = this.rfc3339Memo.get(ms);
+    if (v === undefined) {
+      if (this.rfc3339Memo.size > 4096) this.rfc3339Memo.clear();
+      v = this.clock.at(ms);
+      this.rfc3339Memo.set(ms, v);
+    }
+    return v;
+  };
+  /** The prober's startup results (computePodActions reads them). */
+  readonly startupResult = (containerID: string): boolean | undefined => this.prober.get('startup', containerID);
+  /** Is a pod of this UID in the pod manager (SyncKnownPods' desired pods)? */
+  readonly inPodManager = (uid: UID): boolean => this.pm.getPodByUID(uid) !== undefined;
+  /** The processes and timers of this incarnation (stop() ends them). */
+  procs: Process[] = [];
+  /** procs' length after its last compaction: the list is compacted when it has doubled since
+   *  (amortised O(1) per spawn, where filtering on every spawn past 512 was O(N) per spawn). */
+  private procsCompacted = 256;
+  timers: Timer[] = [];
+  /** start() has run; stop() has run (the incarnation is dead: every handler returns at once). */
+  running = false;
+  stopped = false;
+
+  /**
+   * @param opts.engine     the engine every process runs on
+   * @param opts.clock      the virtual clock (RFC 3339 timestamps of container states)
+   * @param opts.rng        a fork for node-level seeded choices (map orders; jitter when enabled)
+   * @param opts.tracer     trace sink: worker.*, pleg.event, probe.result, mirror.*, runtime.backoff
+   * @param opts.statusManager  the status manager this kubelet feeds (SetPodStatus & co.)
+   * @param opts.podManager the pod manager (desired pods and mirror pods); see NodeOptions
+   * @param opts.client     the kubelet's API client (mirror pods)
+   * @param opts.config     the kubelet configuration (generation, gates, PLEG period)
+   * @param opts.runtime    the container runtime, kept by the caller across kubelet restarts
+   * @param opts.behaviour  container attempts per pod
+   * @param opts.group      process group of this incarnation
+   * @param opts.tuning     loop periods (defaults: upstream)
+   */
+  /** syncer: the sync functions the pod workers call; onPlegEvents: the sync loop's PLEG channel. */
+  constructor(opts: NodeOptions, syncer: PodSyncer, onPlegEvents: (events: PodLifecycleEvent[]) => void) {
+    this.engine = opts.engine;
+    this.clock = opts.clock;
+    this.rng = opts.rng;
+    this.tracer = opts.tracer;
+    this.sm = opts.statusManager;
+    this.pm = opts.podManager;
+    this.runtime = opts.runtime;
+    this.behaviour = opts.behaviour;
+    this.group = opts.group;
+    this.config = opts.config;
+    this.gen = opts.config.statusManager;
+    this.gates = { ...opts.config.featureGates };
+    this.tuning = { ...DEFAULT_NODE_TUNING, ...(opts.tuning ?? {}) };
+    this.mirrors = new MirrorClient(opts.client, opts.tracer);
+    this.cache = new PodCache(this.engine);
+    this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, onPlegEvents);
+    this.prober = new ProbeManager(this.gen, this.gates);
+    this.backoff = new Backoff(this.engine);
+    this.workQueue = new BasicWorkQueue(this.engine);
+    const jitterRng = this.rng.fork('jitter');
+    const workerOpts = {
+      engine: this.engine,
+      cache: this.cache,
+      syncer,
+      workQueue: this.workQueue,
+      tracer: this.tracer,
+      spawn: (name: string, body: Proc<unknown>) => this.spawn(name, body),
+      resyncIntervalMs: this.tuning.resyncIntervalMs,
+      backOffPeriodMs: this.tuning.backOffPeriodMs,
+      jitter: (ms: number, f: number) => (this.tuning.workerJitter ? ms + Math.floor(jitterRng.float() * f * ms) : ms),
+    };
+    this.workersCurrent = this.gen === 'current' ? new PodWorkersCurrent(workerOpts) : null;
+    this.workersClassic = this.gen === 'classic' ? new PodWorkersClassic(workerOpts) : null;
+  }
+
+  /** Spawn a process of this incarnation (stop() kills it). */
+  spawn(name: string, body: Proc<unknown>): Process {
+    const p = this.engine.spawn(`${this.group}/${name}`, body, this.group);
+    if (this.stopped) this.engine.kill(p);
+    this.procs.push(p);
+    if (this.procs.length > 2 * this.procsCompacted) {
+      this.procs = this.procs.filter((x) => x.alive);
+      this.procsCompacted = Math.max(256, this.procs.length);
+    }
+    return p;
+  }
+
+  trace(e: TraceEvent): void {
+    this.tracer.emit(e);
+  }
+
+  log(level: LogLevel, msg: string, pod?: string, fields?: Record<string, unknown>): void {
+    this.tracer.log(level, msg, pod, fields);
+  }
+}

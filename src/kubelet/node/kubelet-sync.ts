@@ -1,0 +1,131 @@
+// pkg/kubelet/kubelet.go: the sync functions the pod workers call — SyncPod, SyncTerminatingPod and
+// SyncTerminatedPod (current), syncPod (classic) — with the static pod's mirror upkeep and the hand-off
+// to the runtime manager's SyncPod (kuberuntime-manager.ts).
+import type { Proc } from '../../engine/index.js';
+import { isPodPhaseTerminal, isStaticPod, podKey, type Pod } from '../../model/pod.js';
+import { emitsNothing } from '../../model/trace.js';
+import { killContainerTimeoutSeconds } from './grace.js';
+import type { KubeletState } from './kubelet-state.js';
+import { generateAPIPodStatus } from './kubelet-pods.js';
+import { killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { updateReasonCache } from './reason-cache.js';
+import { isMirrorPodOf } from './mirror.js';
+import { computePodActions, type PodActions } from './pod-actions.js';
+import type { SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
+import type { RuntimePodStatus } from './types.js';
+
+/** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
+const SYNC_OK: SyncPodResult = Object.freeze({ isTerminal: false });
+const SYNC_TERMINAL: SyncPodResult = Object.freeze({ isTerminal: true });
+
+/** SyncPod (current): generate and set the status; a terminal phase ends here (the worker then
+ *  terminates the pod); otherwise mirror pod upkeep and the runtime's SyncPod (syncRuntime). */
+export function syncPod(kl: KubeletState, updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+  const uid = pod.metadata?.uid ?? '';
+  if (emitsNothing(kl.tracer)) kl.tracer.skip!('worker.sync'); // (nothing reads it: counted, not built)
+  else kl.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType });
+  const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
+  if (isPodPhaseTerminal(apiPodStatus.phase)) {
+    kl.sm.setPodStatus(pod, apiPodStatus);
+    return SYNC_TERMINAL;
+  }
+  kl.sm.setPodStatus(pod, apiPodStatus);
+  return syncRuntime(kl, pod, mirrorPod, podStatus);
+}
+
+/** SyncTerminatingPod (current): set the status, stop every container with the grace period,
+ *  check that nothing runs, regenerate with podIsTerminal and set it again. */
+export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }> {
+  const uid = pod.metadata?.uid ?? '';
+  kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
+  kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
+  yield* killPod(kl, pod, gracePeriodSeconds);
+  kl.prober.removePod(uid);
+  const stopped = kl.runtime.getPodStatus(uid);
+  const still = stopped.containers.filter((c) => c.state === 'running').map((c) => c.id);
+  if (still.length > 0) return { err: `detected running containers after a successful KillPod, CRI violation: ${still.join(' ')}` };
+  kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, stopped, true));
+  return {};
+}
+
+/** SyncTerminatedPod (current): the final status, then TerminatePod. */
+export function* syncTerminatedPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus): Proc<{ err?: string }> {
+  const uid = pod.metadata?.uid ?? '';
+  kl.trace({ type: 'worker.terminated', actor: 'kubelet', pod: podKey(pod), uid });
+  kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, true));
+  kl.sm.terminatePod(pod);
+  return {};
+}
+
+/** syncPod (classic): generate and set the status; a deleted or Failed pod is killed (grace from
+ *  the pod, at least 2 s); otherwise mirror upkeep and the runtime's SyncPod (syncRuntime). */
+export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus: RuntimePodStatus): SyncOutcome<{ err?: string }> {
+  const pod = o.pod;
+  const uid = pod.metadata?.uid ?? '';
+  kl.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType: o.updateType });
+  if (o.updateType === 'kill') {
+    kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
+    return killPodThenOK(kl, pod, o.killPodOptions?.gracePeriodSecondsOverride);
+  }
+  const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
+  kl.sm.setPodStatus(pod, apiPodStatus);
+  if (pod.metadata?.deletionTimestamp || apiPodStatus.phase === 'Failed') {
+    if (pod.metadata?.deletionTimestamp && kl.runtime.hasRunningContainers(uid)) {
+      kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds: killContainerTimeoutSeconds('classic', pod, undefined) });
+    }
+    return killPodThenOK(kl, pod, undefined);
+  }
+  return syncRuntime(kl, pod, o.mirrorPod, podStatus);
+}
+
+/** classic syncPod's kill: killPod, then a sync without error. */
+export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
+  yield* killPod(kl, pod, gracePeriodOverride);
+  return SYNC_OK;
+}
+
+/** The end of a sync that goes on: the static pod's mirror upkeep, then kubeGenericRuntimeManager.
+ *  SyncPod — its actions, the pod kill if they ask for one, the rest (runtimeSyncPod) — and the
+ *  reason cache. Only the mirror upkeep and the kill wait: a sync that needs neither is done here
+ *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
+export function syncRuntime(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
+  if (isStaticPod(pod)) return syncRuntimeWaiting(kl, pod, mirrorPod, podStatus, undefined);
+  const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult);
+  if (changes.killPod) return syncRuntimeWaiting(kl, pod, undefined, podStatus, changes);
+  return syncRuntimeEnd(kl, pod, podStatus, changes);
+}
+
+/** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes
+ *  undefined); the pod kill if the actions ask for one. */
+export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus, changes: PodActions | undefined): Proc<SyncPodResult> {
+  if (changes === undefined) {
+    yield* syncMirrorPod(kl, pod, mirrorPod);
+    changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult);
+  }
+  if (changes.killPod) yield* killPod(kl, pod, undefined);
+  return syncRuntimeEnd(kl, pod, podStatus, changes);
+}
+
+/** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */
+export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncPodResult {
+  const results = runtimeSyncPod(kl, pod, podStatus, changes);
+  updateReasonCache(kl, pod.metadata?.uid ?? '', results);
+  const err = syncError(kl, results);
+  return err === undefined ? SYNC_OK : { isTerminal: false, err };
+}
+
+/** The static pod's mirror, as the update handed to the worker gave it (the pod manager's when it
+ *  was dispatched; for a removed mirror, the removed one): delete it when it is being deleted or
+ *  carries another hash, create it when missing (or just deleted). A stale mirror costs a request
+ *  that fails (a delete whose UID precondition no longer holds, a create that finds the name
+ *  taken), as upstream's does. */
+export function* syncMirrorPod(kl: KubeletState, pod: Pod, mirror: Pod | undefined): Proc<void> {
+  let deleted = false;
+  // revert #22626 (re-create a mirror pod that is being deleted): ignoreMirrorDeletion
+  const beingDeleted = !!mirror?.metadata?.deletionTimestamp && !kl.config.revertFixes?.includes('ignoreMirrorDeletion');
+  if (mirror !== undefined && (beingDeleted || !isMirrorPodOf(mirror, pod))) {
+    kl.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
+    deleted = yield* kl.mirrors.deleteMirrorPod(mirror, mirror.metadata?.uid);
+  }
+  if (mirror === undefined || deleted) yield* kl.mirrors.createMirrorPod(pod);
+}

@@ -1,0 +1,250 @@
+// pkg/kubelet/kubelet.go: the kubelet's loops (Run, syncLoop: the PLEG, the sync ticker, housekeeping,
+// StartGarbageCollection), the config source's handlers (HandlePodAdditions / Updates / Removes /
+// Reconcile / Syncs), the dispatch to the pod workers, the PLEG and probe handlers.
+import type { Proc } from '../../engine/index.js';
+import { isMirrorPod, podKey, type Pod, type UID } from '../../model/pod.js';
+import { emitsNothing } from '../../model/trace.js';
+import { getPodConditionIndex } from '../status/conditions.js';
+import { generatePodReadyCondition } from '../status/generate.js';
+import { PodReady } from '../status/types.js';
+import { notRunning } from './api-status.js';
+import { CONTAINER_GC_PERIOD_MS, type KubeletState } from './kubelet-state.js';
+import { generateAPIPodStatus, handlePodCleanups, podAndContainersAreTerminal, podIsEvicted, spawnKill } from './kubelet-pods.js';
+import { garbageCollectContainers } from './kuberuntime-gc.js';
+import { staticPodFromManifest } from './mirror.js';
+import { podsDifferSemantically } from './pod-config.js';
+import { deleteContainersInPod } from './pod-container-deletor.js';
+import type { SyncPodType } from './pod-workers.js';
+import type { PodLifecycleEvent } from './pleg.js';
+import type { ProbeKind } from './prober.js';
+
+/** Start the kubelet's loops: the PLEG relist (at once, then every plegRelistPeriod), the sync
+ *  ticker that hands due pods from the work queue to their workers, and housekeeping. */
+export function start(kl: KubeletState): void {
+  if (kl.running || kl.stopped) return;
+  kl.running = true;
+  const period = Math.max(1, kl.config.plegRelistPeriodMs || 1000);
+  kl.spawn('pleg', plegLoop(kl, period));
+  kl.spawn('sync-ticker', syncTickerLoop(kl));
+  kl.spawn('housekeeping', housekeepingLoop(kl));
+  if (kl.gen === 'classic') kl.spawn('container-gc', containerGCLoop(kl));
+}
+
+/** The kubelet process dies: every process of this incarnation is killed and its timers are
+ *  cancelled. Containers keep running; StopContainer calls in flight end without their SIGKILL. */
+export function stop(kl: KubeletState): void {
+  kl.stopped = true;
+  kl.running = false;
+  kl.runtime.abandonStops(kl.group);
+  kl.pleg.stop();
+  for (const p of kl.procs) kl.engine.kill(p);
+  kl.procs = [];
+  for (const t of kl.timers) t.cancel();
+  kl.timers = [];
+}
+
+/** The relist runs behind everything already scheduled for its instant, so that a container that
+ *  exits at a relist instant is seen by that relist (real time has no such ties). */
+export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
+  for (;;) {
+    yield 0;
+    kl.pleg.relist();
+    yield periodMs;
+  }
+}
+
+/** syncLoopIteration's syncCh: every syncTickMs, the pods the work queue has due (getPodsToSync) go
+ *  to HandlePodSyncs. */
+export function* syncTickerLoop(kl: KubeletState): Proc<void> {
+  for (;;) {
+    yield kl.tuning.syncTickMs;
+    const due = kl.workQueue.getWork();
+    if (due.length === 0) continue;
+    // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
+    // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
+    const pods: Pod[] = [];
+    for (const uid of due) {
+      const p = kl.pm.getPodByUID(uid);
+      if (p !== undefined) pods.push(p);
+    }
+    // (the shuffle of one pod draws nothing)
+    handlePodSyncs(kl, pods.length < 2 ? pods : kl.rng.shuffle(pods));
+  }
+}
+
+/** syncLoopIteration's housekeepingCh: HandlePodCleanups every housekeepingPeriod. */
+export function* housekeepingLoop(kl: KubeletState): Proc<void> {
+  for (;;) {
+    yield kl.tuning.housekeepingPeriodMs;
+    yield* handlePodCleanups(kl);
+  }
+}
+
+/** StartGarbageCollection's container GC (classic: v1.18–v1.20 kubelet.go, wait.Until at start,
+ *  then every ContainerGCPeriod). */
+export function* containerGCLoop(kl: KubeletState): Proc<void> {
+  for (;;) {
+    garbageCollectContainers(kl);
+    yield CONTAINER_GC_PERIOD_MS;
+  }
+}
+
+/** HandlePodAdditions for one pod already in the pod manager. */
+export function podAdded(kl: KubeletState, pod: Pod): void {
+  if (kl.stopped) return;
+  kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
+  if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  dispatch(kl, pod, 'create');
+}
+
+/** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
+export function podUpdated(kl: KubeletState, pod: Pod): void {
+  if (kl.stopped) return;
+  const uid = pod.metadata?.uid ?? '';
+  const prev = kl.lastConfig.get(uid);
+  kl.lastConfig.set(uid, pod);
+  if (prev !== undefined && !podsDifferSemantically(prev, pod)) {
+    // HandlePodReconcile: a status-only change syncs the pod only to reconcile readiness gates
+    if (!isMirrorPod(pod) && needToReconcilePodReadiness(kl, pod)) dispatch(kl, pod, 'sync');
+    return;
+  }
+  if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  dispatch(kl, pod, 'update');
+}
+
+/** HandlePodRemoves for one pod already removed from the pod manager. */
+export function podRemoved(kl: KubeletState, pod: Pod): void {
+  if (kl.stopped) return;
+  const uid = pod.metadata?.uid ?? '';
+  kl.lastConfig.delete(uid);
+  if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  if (kl.workersCurrent) {
+    // deletePod: the worker terminates the pod (if it has not already)
+    kl.workersCurrent.updatePod({ updateType: 'kill', pod });
+    return;
+  }
+  // classic deletePod: forget the worker, and the pod killer stops whatever still runs
+  kl.workersClassic!.forgetWorker(uid);
+  if (kl.runtime.hasRunningContainers(uid)) spawnKill(kl, pod, undefined, 'pod-killer');
+  kl.prober.removePod(uid);
+}
+
+/** The file source: a static pod (the manifest is completed as the file source does — UID, hash,
+ *  config.source, nodeName) goes into the pod manager and is synced; its sync creates the mirror. */
+export function addStaticPod(kl: KubeletState, manifest: Pod): Pod {
+  const pod = staticPodFromManifest(manifest, kl.config.nodeName);
+  if (kl.stopped) return pod;
+  kl.pm.addPod(pod);
+  podAdded(kl, pod);
+  return pod;
+}
+
+/** NeedToReconcilePodReadiness */
+export function needToReconcilePodReadiness(kl: KubeletState, pod: Pod): boolean {
+  if ((pod.spec?.readinessGates ?? []).length === 0) return false;
+  const st = pod.status ?? {};
+  const all = kl.gen === 'current' ? [...(st.initContainerStatuses ?? []), ...(st.containerStatuses ?? [])] : st.containerStatuses ?? [];
+  const want = generatePodReadyCondition(pod.spec, st.conditions, all, st.phase, kl.gen, kl.gates);
+  const i = getPodConditionIndex(st.conditions, PodReady);
+  if (i < 0) return false;
+  const cur = st.conditions![i];
+  return cur.status !== want.status || (cur.message ?? '') !== (want.message ?? '');
+}
+
+/** handleMirrorPod: a mirror pod's change syncs its static pod. */
+export function handleMirrorPod(kl: KubeletState, mirror: Pod): void {
+  const pod = kl.pm.getPodByMirrorPod(mirror);
+  if (pod === undefined) return;
+  dispatch(kl, pod, 'update', mirror);
+}
+
+/** HandlePodSyncs */
+export function handlePodSyncs(kl: KubeletState, pods: readonly Pod[]): void {
+  for (const pod of pods) {
+    if (isMirrorPod(pod)) continue;
+    dispatch(kl, pod, 'sync');
+  }
+}
+
+/** current: podWorkers.UpdatePod; classic: dispatchWork. */
+export function dispatch(kl: KubeletState, pod: Pod, updateType: SyncPodType, mirrorPod?: Pod): void {
+  const mirror = mirrorPod ?? kl.pm.getMirrorPodByPod(pod);
+  if (kl.workersCurrent) {
+    kl.workersCurrent.updatePod({ updateType, pod, mirrorPod: mirror });
+    return;
+  }
+  dispatchWork(kl, pod, updateType, mirror);
+}
+
+/** dispatchWork (classic, v1.18–v1.20 kubelet.go): a deleted pod whose containers are all
+ *  terminal is handed to TerminatePod instead of a worker; a pod whose cached phase is terminal
+ *  gets no more work at all, even while its containers still run (v1.21's PR #98742 added
+ *  `&& containersTerminal` to that optimization; v1.20 has the stale-containerStatuses bug
+ *  #98718). */
+export function dispatchWork(kl: KubeletState, pod: Pod, updateType: SyncPodType, mirrorPod: Pod | undefined): void {
+  const uid = pod.metadata?.uid ?? '';
+  // check whether we are ready to delete the pod from the API server (all status up to date)
+  const { containersTerminal, podWorkerTerminal } = podAndContainersAreTerminal(kl, pod);
+  if (pod.metadata?.deletionTimestamp && containersTerminal) {
+    kl.trace({ type: 'worker.terminated', actor: 'kubelet', pod: podKey(pod), uid, via: 'dispatchWork' });
+    kl.sm.terminatePod(pod);
+    return;
+  }
+  // optimization: avoid invoking the pod worker if no further changes are possible to the pod definition
+  if (podWorkerTerminal) {
+    kl.log('V4', `Pod has completed, ignoring remaining sync work: ${updateType}`, podKey(pod));
+    return;
+  }
+  kl.workersClassic!.updatePod({ updateType, pod, mirrorPod });
+}
+
+/** PLEG events: every event but ContainerRemoved syncs the pod; in the classic generation a
+ *  ContainerDied then runs the container deletor (cleanUpContainersInPod). */
+export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): void {
+  if (kl.stopped) return;
+  for (const e of events) {
+    if (e.type !== 'ContainerRemoved') {
+      const pod = kl.pm.getPodByUID(e.uid);
+      if (pod !== undefined) handlePodSyncs(kl, [pod]);
+    }
+    if (e.type === 'ContainerDied' && kl.gen === 'classic') cleanUpContainersInPod(kl, e.uid, e.containerID);
+  }
+}
+
+/** cleanUpContainersInPod (classic, v1.19/v1.20 kubelet.go): when the pod was evicted, or is
+ *  deleted and its status generated from the cache shows nothing running, the container deletor
+ *  (podContainerDeletor.deleteContainersInPod with removeAll) removes every exited container of
+ *  the pod; the next relist reports them ContainerRemoved and drops them from the cache, which
+ *  is what PodResourcesAreReclaimed waits for. Not modelled: the other case, which removes all
+ *  but the newest dead instance of the container that died (containersToKeep = 1), and the
+ *  current generation's deletor (ShouldPodContentBeRemoved); neither changes a status. */
+export function cleanUpContainersInPod(kl: KubeletState, uid: UID, _exitedContainerID: string): void {
+  const podStatus = kl.cache.get(uid);
+  const syncedPod = kl.pm.getPodByUID(uid);
+  if (syncedPod === undefined) return;
+  // generate the api status using the cached runtime status to get up-to-date ContainerStatuses
+  const apiPodStatus = generateAPIPodStatus(kl, syncedPod, podStatus, false);
+  const removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
+  if (!removeAll) return;
+  deleteContainersInPod(kl, podStatus);
+}
+
+/** A probe worker's result: cached per container instance; a change goes to the status manager
+ *  (SetContainerReadiness / SetContainerStartup with the container ID) and, in the current
+ *  generation, also syncs the pod (handleProbeSync). */
+export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, container: string, value: boolean): void {
+  if (kl.stopped) return;
+  const c = kl.runtime.runningContainer(podUID, container);
+  const pod = kl.pm.getPodByUID(podUID);
+  if (c === undefined || pod === undefined) {
+    kl.log('warning', `${kind} result for ${container}: no running container`, pod ? podKey(pod) : undefined, { uid: podUID });
+    return;
+  }
+  const changed = kl.prober.set(kind, podUID, c.id, value);
+  if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result'); // (nothing reads it: counted, not built)
+  else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });
+  if (!changed) return;
+  if (kind === 'readiness') kl.sm.setContainerReadiness(podUID, c.id, value);
+  else kl.sm.setContainerStartup(podUID, c.id, value);
+  if (kl.gen === 'current') handlePodSyncs(kl, [pod]);
+}

@@ -1,0 +1,197 @@
+// pkg/kubelet/kuberuntime/kuberuntime_manager.go: kubeGenericRuntimeManager's SyncPod after
+// computePodActions (pod-actions.ts) — the starts, each subject to the restart back-off (doBackOff) —
+// and KillPod, with startContainer and the termination ordering of kuberuntime_container.go and
+// kuberuntime_termination_order.go, and SyncResult.Error() of pkg/kubelet/container/sync_result.go.
+import { Deferred, type Proc } from '../../engine/index.js';
+import { podKey, type Container, type Pod } from '../../model/pod.js';
+import { emitsNothing } from '../../model/trace.js';
+import { isRestartableInitContainer } from '../status/conditions.js';
+import { CRASH_LOOP_BACK_OFF, crashLoopBackOffMessage, getStableKey } from './backoff.js';
+import { killContainerTimeoutSeconds, podTerminationGracePeriod } from './grace.js';
+import type { KubeletState } from './kubelet-state.js';
+import type { PodActions } from './pod-actions.js';
+import { hasProbe } from './prober.js';
+import { DEFAULT_ATTEMPT, type RuntimeContainer } from './runtime.js';
+import type { RuntimePodStatus } from './types.js';
+
+/** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
+ *  error (reason) and message, and may carry its rendered error text. */
+export type StartResult = { readonly name: string; readonly error?: string; readonly message?: string; readonly text?: string };
+
+/** No start results (shared). */
+export const NO_RESULTS: readonly StartResult[] = Object.freeze([]);
+
+/** results and r (most syncs start one container, or none). */
+export function withResult(results: readonly StartResult[], r: StartResult): readonly StartResult[] {
+  return results.length === 0 ? [r] : [...results, r];
+}
+
+/** SyncResult.Error() of a failed start, as the sync's error lists it. */
+export function startFailureText(name: string, error: string, message: string | undefined): string {
+  return `failed to "StartContainer" for "${name}" with ${error}: "${message ?? ''}"`;
+}
+
+/** The CrashLoopBackOff start result of a frozen container spec, with what its message is made of
+ *  (the pod's name, namespace and UID; the back-off): a pod in back-off is synced every 10 s, and
+ *  each sync would otherwise render the same message and error text again. */
+const backOffResults = new WeakMap<Container, { name: string; namespace: string; uid: string; backoffMs: number; result: StartResult }>();
+
+/** The start result of a container in back-off: CrashLoopBackOff with doBackOff's message. */
+function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Pod): StartResult {
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  const uid = pod.metadata?.uid ?? '';
+  const kept = Object.isFrozen(container) ? backOffResults.get(container) : undefined;
+  if (kept !== undefined && kept.backoffMs === backoffMs && kept.name === name && kept.namespace === namespace && kept.uid === uid) return kept.result;
+  const message = crashLoopBackOffMessage(backoffMs, container.name, pod);
+  const result: StartResult = Object.freeze({ name: container.name, error: CRASH_LOOP_BACK_OFF, message, text: startFailureText(container.name, CRASH_LOOP_BACK_OFF, message) });
+  if (Object.isFrozen(container)) backOffResults.set(container, { name, namespace, uid, backoffMs, result });
+  return result;
+}
+
+/** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's, the
+ *  only step that waits): create the sandbox, start the next init container(s), start the
+ *  containers — each start subject to the restart back-off. */
+export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
+  let results = NO_RESULTS;
+  if (changes.killPod && !changes.createSandbox) return results;
+  if (changes.createSandbox) kl.runtime.runPodSandbox(pod);
+  const inits = pod.spec?.initContainers ?? [];
+  if (changes.nextInitContainerToStart !== undefined) {
+    const r = startWithBackOff(kl, pod, changes.nextInitContainerToStart, podStatus);
+    results = withResult(results, r);
+    if (r.error !== undefined) return results;
+  }
+  for (let i = 0; i < changes.initContainersToStart.length; i++) {
+    const c = inits[changes.initContainersToStart[i]];
+    const r = startWithBackOff(kl, pod, c, podStatus);
+    results = withResult(results, r);
+    if (r.error !== undefined && !isRestartableInitContainer(c, kl.gen, kl.gates)) return results;
+  }
+  const containers = pod.spec?.containers ?? [];
+  for (let i = 0; i < changes.containersToStart.length; i++) results = withResult(results, startWithBackOff(kl, pod, containers[changes.containersToStart[i]], podStatus));
+  return results;
+}
+
+/** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
+ *  the container is started. Returns the start's result (an error: not started). */
+export function startWithBackOff(kl: KubeletState, pod: Pod, c: Container, podStatus: RuntimePodStatus): StartResult {
+  const backoff = doBackOff(kl, pod, c, podStatus);
+  if (backoff !== undefined) {
+    if (emitsNothing(kl.tracer)) kl.tracer.skip!('runtime.backoff'); // (nothing reads it: counted, not built)
+    else kl.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
+    return backoff;
+  }
+  startContainer(kl, pod, c);
+  return { name: c.name };
+}
+
+/** doBackOff: a container whose latest instance exited is in back-off while less than its back-off
+ *  has passed since that instance finished; otherwise the back-off moves on. Returns the
+ *  CrashLoopBackOff start result when in back-off. */
+export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podStatus: RuntimePodStatus): StartResult | undefined {
+  let cStatus: RuntimePodStatus['containers'][number] | undefined;
+  for (const c of podStatus.containers) {
+    if (c.name === container.name && c.state === 'exited') {
+      cStatus = c;
+      break;
+    }
+  }
+  if (cStatus === undefined) return undefined;
+  const ts = cStatus.finishedAtMs ?? kl.engine.nowMs;
+  const key = getStableKey(pod, container);
+  if (kl.backoff.isInBackOffSince(key, ts)) return crashLoopBackOffResult(kl.backoff.get(key), container, pod);
+  kl.backoff.next(key, ts);
+  return undefined;
+}
+
+/** startContainer: the attempt for this instance from the scenario (the last one repeats), and
+ *  the attempt's probe defaults. */
+export function startContainer(kl: KubeletState, pod: Pod, c: Container): RuntimeContainer {
+  const uid = pod.metadata?.uid ?? '';
+  const prev = kl.runtime.latestContainer(uid, c.name);
+  const n = prev === undefined ? 0 : prev.restartCount + 1;
+  const attempts = kl.behaviour(pod)[c.name] ?? [];
+  const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
+  const inst = kl.runtime.startContainer(pod, c, attempt);
+  if (attempt.ready !== undefined && hasProbe(c, 'readiness')) kl.prober.set('readiness', uid, inst.id, attempt.ready);
+  if (attempt.started !== undefined && hasProbe(c, 'startup')) kl.prober.set('startup', uid, inst.id, attempt.started);
+  return inst;
+}
+
+/** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)
+ *  containers get SIGTERM at once; sidecars (current, gate on) wait their turn as upstream's
+ *  newTerminationOrdering says — for the regular containers and the next restartable init
+ *  container in spec order (one that is not running counts as terminated) — each in a goroutine
+ *  of its own, for at most the grace period, and lose the time waited. */
+export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<void> {
+  const uid = pod.metadata?.uid ?? '';
+  const running = kl.runtime.runningContainers(uid);
+  const inits = pod.spec?.initContainers ?? [];
+  const sidecarIndex = new Map<string, number>();
+  inits.forEach((c, i) => {
+    if (isRestartableInitContainer(c, kl.gen, kl.gates)) sidecarIndex.set(c.name, i);
+  });
+  const regular = running.filter((c) => !sidecarIndex.has(c.name));
+  const sidecars = running.filter((c) => sidecarIndex.has(c.name)).sort((a, b) => sidecarIndex.get(b.name)! - sidecarIndex.get(a.name)!);
+  const t0 = kl.engine.nowMs;
+  const waits: Deferred<void>[] = [];
+  for (const c of regular) waits.push(kl.runtime.stopContainer(c.id, killContainerTimeoutSeconds(kl.gen, pod, gracePeriodOverride), kl.group));
+  if (sidecars.length > 0) {
+    const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
+    const deadline = t0 + turnGrace * 1000;
+    for (const s of sidecars) {
+      // the next restartable init container after this one in spec order, if it runs
+      let next: RuntimeContainer | undefined;
+      for (let i = sidecarIndex.get(s.name)! + 1; i < inits.length; i++) {
+        if (!sidecarIndex.has(inits[i].name)) continue;
+        next = sidecars.find((c) => c.name === inits[i].name);
+        break;
+      }
+      const prereqs = next === undefined ? regular : [...regular, next];
+      if (kl.engine.nowMs >= deadline || prereqs.every((c) => !c.running)) {
+        // its turn has come already: stopped from here, with no goroutine to wait in
+        waits.push(kl.runtime.stopContainer(s.id, killContainerTimeoutSeconds(kl.gen, pod, gracePeriodOverride, (kl.engine.nowMs - t0) / 1000), kl.group));
+        continue;
+      }
+      const stopped = new Deferred<void>();
+      waits.push(stopped);
+      kl.spawn(`kill-sidecar/${uid}/${s.name}`, (function* (): Proc<void> {
+        yield* waitExitsOrUntil(kl, prereqs, deadline); // terminationOrdering.waitForTurn
+        const waited = (kl.engine.nowMs - t0) / 1000;
+        yield* kl.runtime.stopContainer(s.id, killContainerTimeoutSeconds(kl.gen, pod, gracePeriodOverride, waited), kl.group).wait();
+        stopped.resolve(kl.engine, undefined);
+      })());
+    }
+  }
+  for (const w of waits) yield* w.wait();
+  kl.runtime.stopPodSandbox(uid);
+}
+
+/** Wait until every container has exited, or until deadlineMs. */
+export function* waitExitsOrUntil(kl: KubeletState, cs: readonly RuntimeContainer[], deadlineMs: number): Proc<void> {
+  const pending = cs.filter((c) => c.running);
+  if (pending.length === 0 || kl.engine.nowMs >= deadlineMs) return;
+  const d = new Deferred<void>();
+  let left = pending.length;
+  for (const c of pending)
+    c.onExit(() => {
+      if (--left === 0) d.resolve(kl.engine, undefined);
+    });
+  const t = kl.engine.at(deadlineMs, () => d.resolve(kl.engine, undefined));
+  kl.timers.push(t);
+  yield* d.wait();
+  t.cancel();
+}
+
+/** The sync's error: the failed starts' syncResult errors, joined by "; " (none: undefined). */
+export function syncError(kl: KubeletState, results: readonly StartResult[]): string | undefined {
+  let err: string | undefined;
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    if (r.error === undefined) continue;
+    const text = r.text ?? startFailureText(r.name, r.error, r.message);
+    err = err === undefined ? text : `${err}; ${text}`;
+  }
+  return err;
+}

@@ -1,0 +1,273 @@
+// pkg/kubelet/pod_workers.go (v1.22+ state machine, v1.27+ details): the current generation's pod workers.
+import { Channel, type Proc } from '../../engine/index.js';
+import { isPodPhaseTerminal, isStaticPod, podFullName, podKey, type UID } from '../../model/pod.js';
+import { calculateEffectiveGracePeriod } from './grace.js';
+import { BACKOFF_JITTER, isProc, PodSyncStatus, RESYNC_JITTER, type PodWorkersOptions, type UpdatePodOptions } from './pod-workers.js';
+import type { RuntimePodStatus } from './types.js';
+
+/** isPodStatusCacheTerminal: nothing runs and no sandbox is ready. */
+function isPodStatusCacheTerminal(s: RuntimePodStatus): boolean {
+  if (s.containers.some((c) => c.state === 'running')) return false;
+  return !(s.sandbox?.ready ?? false);
+}
+
+/** The v1.22+ pod workers. */
+export class PodWorkersCurrent {
+  private readonly statuses = new Map<UID, PodSyncStatus>();
+  private readonly podUpdates = new Map<UID, Channel<void>>();
+  /** podsSynced: set by the first SyncKnownPods (housekeeping). */
+  podsSynced = false;
+
+  constructor(private readonly o: PodWorkersOptions) {}
+
+  /** The sync status of a pod (inspection). */
+  status(uid: UID): PodSyncStatus | undefined {
+    return this.statuses.get(uid);
+  }
+
+  /** UpdatePod. The options object becomes the pending update (callers hand a new one, as to the
+   *  classic workers). */
+  updatePod(options: UpdatePodOptions): void {
+    const { engine, cache, tracer } = this.o;
+    const pod = options.pod;
+    const uid = pod.metadata?.uid ?? '';
+    const now = engine.nowMs;
+    let status = this.statuses.get(uid);
+    if (status === undefined) {
+      status = new PodSyncStatus(podFullName(pod), isStaticPod(pod), now);
+      // after a kubelet restart a pod terminal in the API whose runtime state is terminal too has
+      // already been through SyncTerminatingPod: go straight to terminated
+      if (isPodPhaseTerminal(pod.status?.phase) && isPodStatusCacheTerminal(cache.get(uid))) {
+        status.terminatingAt = now;
+        status.terminatedAt = now;
+        status.startedTerminating = true;
+      }
+      this.statuses.set(uid, status);
+    }
+    if (status.isFinished()) {
+      tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
+      return;
+    }
+
+    let becameTerminating = false;
+    if (!status.isTerminationRequested()) {
+      if (pod.metadata?.deletionTimestamp) {
+        status.deleted = true;
+        status.terminatingAt = now;
+        becameTerminating = true;
+      } else if (isPodPhaseTerminal(pod.status?.phase)) {
+        status.terminatingAt = now;
+        becameTerminating = true;
+      } else if (options.updateType === 'kill') {
+        status.terminatingAt = now;
+        becameTerminating = true;
+      }
+    }
+
+    let wasGracePeriodShortened = false;
+    const opts = options;
+    if (status.isTerminated()) {
+      delete opts.killPodOptions;
+    } else if (status.isTerminationRequested()) {
+      const kpo = { ...(opts.killPodOptions ?? {}) };
+      const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status.gracePeriod, pod, kpo.gracePeriodSecondsOverride);
+      wasGracePeriodShortened = shortened;
+      status.gracePeriod = gracePeriod;
+      kpo.gracePeriodSecondsOverride = gracePeriod;
+      opts.killPodOptions = kpo;
+    } else {
+      delete opts.killPodOptions;
+    }
+
+    let ch = this.podUpdates.get(uid);
+    if (ch === undefined) {
+      ch = new Channel<void>(engine, 1, `podUpdates/${uid}`);
+      this.podUpdates.set(uid, ch);
+      const c = ch;
+      this.o.spawn(`pod-worker/${uid}`, this.podWorkerLoop(uid, c));
+    }
+    status.pendingUpdate = opts;
+    status.working = true;
+    ch.trySend(undefined);
+
+    if ((becameTerminating || wasGracePeriodShortened) && status.syncing) {
+      // status.cancelFn(): SyncTerminatingPod ignores the worker's context (v1.27+, TODO(#113606):
+      // context.Background()), so a kill in flight is not interrupted; its StopContainer calls keep
+      // their timeout, and completeTerminating then takes the pending update as TerminatedPod: the
+      // shorter grace period is recorded (status.gracePeriod) but never reaches the containers
+      tracer.log('V3', 'Cancelling current pod sync', podKey(pod), { uid, gracePeriod: status.gracePeriod });
+    }
+  }
+
+  /** startPodSync: consume the pending update; null when there is none. */
+  private startPodSync(uid: UID): UpdatePodOptions | null {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return null;
+    const options = status.pendingUpdate;
+    if (options === null) {
+      status.working = false;
+      return null;
+    }
+    status.pendingUpdate = null;
+    this.podUpdates.get(uid)?.tryRecv();
+    if (!status.isStarted()) status.startedAt = this.o.engine.nowMs;
+    status.mergeLastUpdate(options);
+    return options;
+  }
+
+  /** podWorkerLoop */
+  private *podWorkerLoop(uid: UID, ch: Channel<void>): Proc<void> {
+    const { cache, syncer, tracer } = this.o;
+    let lastSyncGen = 0;
+    for (;;) {
+      const r = yield* ch.recv();
+      if (!r.ok) return;
+      const options = this.startPodSync(uid);
+      if (options === null) {
+        if (!this.statuses.has(uid)) return;
+        continue;
+      }
+      const status = this.statuses.get(uid)!;
+      // the update's work type, as startPodSync found the status (syncing the pod changes it)
+      const workType = status.workType();
+      const pod = options.pod;
+      status.syncing = true;
+      // wait until we see the next refresh from the PLEG via the cache (GetNewerThan, whose wait is
+      // skipped when a newer relist has already completed, as it usually has)
+      const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen);
+      let err: string | undefined;
+      let isTerminal = false;
+      // (A sync taken before UpdatePod cancelled its context still runs in full: SyncPod checks no
+      // ctx.Err() and runs the runtime's SyncPod on context.WithoutCancel; the termination queued
+      // meanwhile is the next update.)
+      if (workType === 'terminated') {
+        err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
+      } else if (workType === 'terminating') {
+        status.startedTerminating = true; // acknowledgeTerminating
+        err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride)).err;
+      } else {
+        const o = syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
+        const res = isProc(o) ? yield* o : o;
+        isTerminal = res.isTerminal;
+        err = res.err;
+      }
+      lastSyncGen = cache.generation;
+      status.syncing = false;
+
+      let phaseTransition = false;
+      if (err !== undefined) {
+        tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(pod), { uid });
+      } else if (workType === 'terminated') {
+        this.completeTerminated(uid);
+        return;
+      } else if (workType === 'terminating') {
+        this.completeTerminating(uid);
+        phaseTransition = true;
+      } else if (isTerminal) {
+        this.completeSync(uid);
+        phaseTransition = true;
+      }
+      this.completeWork(uid, phaseTransition, err);
+    }
+  }
+
+  /** completeSync: SyncPod reported a terminal phase; terminate the pod now. */
+  private completeSync(uid: UID): void {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    if (status.terminatingAt === undefined) status.terminatingAt = this.o.engine.nowMs;
+    status.startedTerminating = true;
+    this.requeueLastPodUpdate(uid, status);
+  }
+
+  /** completeTerminating: every container stopped; SyncTerminatedPod next. */
+  private completeTerminating(uid: UID): void {
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    status.terminatedAt = this.o.engine.nowMs;
+    this.requeueLastPodUpdate(uid, status);
+  }
+
+  /** completeTerminated: the worker is done for good. */
+  private completeTerminated(uid: UID): void {
+    const ch = this.podUpdates.get(uid);
+    if (ch !== undefined) {
+      ch.close();
+      this.podUpdates.delete(uid);
+    }
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    status.finished = true;
+    status.working = false;
+  }
+
+  /** requeueLastPodUpdate: replay the active update unless one is already pending. */
+  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus): void {
+    if (status.pendingUpdate !== null || status.activeUpdate === null) return;
+    status.pendingUpdate = { ...status.activeUpdate };
+    status.working = true;
+    this.podUpdates.get(uid)?.trySend(undefined);
+  }
+
+  /** completeWork: requeue (at once on a phase transition, after the resync interval on success,
+   *  after the back-off period on error), then take the pending update if any. */
+  private completeWork(uid: UID, phaseTransition: boolean, err: string | undefined): void {
+    const { workQueue, jitter, resyncIntervalMs, backOffPeriodMs } = this.o;
+    if (phaseTransition) workQueue.enqueue(uid, 0);
+    else if (err === undefined) workQueue.enqueue(uid, jitter(resyncIntervalMs, RESYNC_JITTER));
+    else workQueue.enqueue(uid, jitter(backOffPeriodMs, BACKOFF_JITTER));
+    const status = this.statuses.get(uid);
+    if (status === undefined) return;
+    if (status.pendingUpdate !== null) this.podUpdates.get(uid)?.trySend(undefined);
+    else status.working = false;
+  }
+
+  /** CouldHaveRunningContainers: the worker has not reached terminated; unknown UIDs could until the
+   *  kubelet finished its initial sync. */
+  couldHaveRunningContainers(uid: UID): boolean {
+    const s = this.statuses.get(uid);
+    if (s !== undefined) return !s.isTerminated();
+    return !this.podsSynced;
+  }
+
+  /** IsPodTerminationRequested */
+  isPodTerminationRequested(uid: UID): boolean {
+    return this.statuses.get(uid)?.isTerminationRequested() ?? false;
+  }
+
+  /** IsPodForMirrorPodTerminatingByFullName */
+  isPodForMirrorPodTerminatingByFullName(fullname: string): boolean {
+    for (const s of this.statuses.values()) {
+      if (s.fullname === fullname && s.isStatic && s.isTerminationRequested() && !s.isTerminated()) return true;
+    }
+    return false;
+  }
+
+  /** SyncKnownPods: forget finished workers of pods no longer desired; report the rest.
+   *  isDesired(uid) answers "is uid in desiredPods" (upstream builds that `known` set from the pod
+   *  list; the caller's pod manager lookup is the same set without building it). The answer is the
+   *  workers that remain, keyed by UID: exactly the keys of upstream's map of PodWorkerSync, whose
+   *  State is the status's workType() and Orphan is !isDesired(uid). */
+  syncKnownPods(isDesired: (uid: UID) => boolean): ReadonlyMap<UID, PodSyncStatus> {
+    this.podsSynced = true;
+    // housekeeping runs this every 2 s: only the orphans (rare) are handled in UID order
+    let orphans: UID[] | undefined;
+    for (const uid of this.statuses.keys()) if (!isDesired(uid)) (orphans ??= []).push(uid);
+    if (orphans === undefined) return this.statuses;
+    for (const uid of orphans.sort()) {
+      const status = this.statuses.get(uid)!;
+      if (status.isFinished()) {
+        this.statuses.delete(uid);
+        const ch = this.podUpdates.get(uid);
+        if (ch !== undefined) {
+          ch.close();
+          this.podUpdates.delete(uid);
+        }
+        continue;
+      }
+      status.deleted = true;
+    }
+    return this.statuses;
+  }
+}
+
