@@ -36,6 +36,16 @@ export const FIXES = [
     note: 'in current the exit-0 default is anachronistic (#88440 predates v1.27); the rest of v1.18 dispatch is not modelled',
   },
   {
+    name: 'vanishedContainerOnlyOnDelete',
+    prs: [102821],
+    release: 'v1.22',
+    generations: ['classic', 'current'],
+    bugs: ['BZ-04'],
+    summary: 'a running container that vanished from the runtime is inferred terminated (137) only for a deleted pod; otherwise it is Waiting again and the pod Pending',
+    where: 'kubelet/node api-status (convertToAPIContainerStatuses, the #95364 block)',
+    note: 'kss keeps #102821\'s form in classic too (v1.20 had the deleted-pods scope)',
+  },
+  {
     name: 'noContainerStateTransitionGuard',
     prs: [54597],
     release: 'v1.9',

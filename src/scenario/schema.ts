@@ -265,6 +265,8 @@ export const ACTIONS = {
   oom: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'oom', ...v })),
   ready: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'ready', ...v })),
   started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
+  forgetContainer: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'forgetContainer', ...v })),
+  wipeRuntime: act(z.strictObject({}).nullable(), () => ({ action: 'wipeRuntime' })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -287,7 +289,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'forgetContainer', 'wipeRuntime']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

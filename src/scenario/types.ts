@@ -87,6 +87,8 @@ export type StepAction =
   | { action: 'oom'; pod: string; container: string }
   | { action: 'ready'; pod: string; container: string; value: boolean }
   | { action: 'started'; pod: string; container: string; value: boolean }
+  | { action: 'forgetContainer'; pod: string; container: string }
+  | { action: 'wipeRuntime' }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
