@@ -7,6 +7,7 @@ import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
 import { fixesCommand } from './fixes-command.js';
+import { sweepCommand } from './sweep-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -55,7 +56,8 @@ function testOptions(y: Argv) {
     .option('bail', { type: 'boolean', default: false, describe: 'stop after the first failure' })
     .option('timeout', { type: 'number', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (worker mode)' })
     .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' });
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' })
+    .option('sweep', { type: 'string', describe: "FIELD=V1,V2,...: each scenario once per value (e.g. 'spec.kubelet.apiQPS=5,10,50'), reported as a table" });
 }
 
 /** `kss replay`'s options. */
@@ -113,7 +115,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       if (usageError === undefined) code = runCommand(runArgs(a), io);
     })
     .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions, async (a) => {
-      if (usageError === undefined) code = await testCommand(testArgs(a), io);
+      if (usageError !== undefined) return;
+      if (a.sweep !== undefined) code = sweepCommand({ sweep: a.sweep, paths: (a.paths as string[] | undefined) ?? [], seed: a.seed, maxEvents: a['max-events'] }, io);
+      else code = await testCommand(testArgs(a), io);
     })
     .command('replay <trace>', 'run a trace file\'s scenario again and require a byte-identical trace', replayOptions, (a) => {
       if (usageError === undefined) code = replayCommandRun({ trace: a.trace as string, maxEvents: a['max-events'] }, io);

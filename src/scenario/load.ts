@@ -2,7 +2,7 @@
 // issue found, each pointing at its place in the file.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parse, parseDocument, visit, type Document } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { scenarioSchema } from './schema.js';
@@ -11,13 +11,17 @@ import type { Scenario, SourcePos } from './types.js';
 
 export type LoadResult = { ok: true; scenario: Scenario } | { ok: false; issues: Issue[] };
 
+/** Values set over the file's before it is checked (a parameter sweep): a path in the document
+ *  (`spec.kubelet.apiQPS` as ['spec', 'kubelet', 'apiQPS']) and a YAML value (`5`, `10s`). */
+export type Overrides = ReadonlyArray<readonly [path: readonly string[], yaml: string]>;
+
 /** Load a scenario from its text. `file` names it in issues and in the Scenario. */
 export function loadScenario(text: string, file = '<string>'): LoadResult {
   return load(text, file, sha256(Buffer.from(text, 'utf8')));
 }
 
 /** Read and load a scenario file; an unreadable file is an issue like any other. */
-export function loadScenarioFile(path: string): LoadResult {
+export function loadScenarioFile(path: string, overrides: Overrides = []): LoadResult {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -25,12 +29,12 @@ export function loadScenarioFile(path: string): LoadResult {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String((e as Error).message);
     return { ok: false, issues: [{ code: 'FILE_NOT_FOUND', message: `cannot read ${path}: ${why}`, file: path, line: 0, col: 0, path: '' }] };
   }
-  return load(bytes.toString('utf8'), path, sha256(bytes));
+  return load(bytes.toString('utf8'), path, sha256(bytes), overrides);
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-function load(text: string, file: string, hash: string): LoadResult {
+function load(text: string, file: string, hash: string, overrides: Overrides = []): LoadResult {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number, end?: number): Pick<Issue, 'line' | 'col' | 'endCol'> => {
@@ -57,6 +61,7 @@ function load(text: string, file: string, hash: string): LoadResult {
     },
   });
   if (aliasIssues.length > 0) return { ok: false, issues: tidy(aliasIssues) };
+  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(parse(yaml)));
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
