@@ -51,7 +51,7 @@ export function parseTraceHeader(line: string | undefined): TraceHeader | string
     ['until', 'number'],
   ];
   for (const [k, t] of want) if (typeof o[k] !== t) return `the header has no ${t} field ${JSON.stringify(k)}`;
-  if (o.variant !== 'classic' && o.variant !== 'current') return `the header's variant is ${JSON.stringify(o.variant)}, expected "classic" or "current"`;
+  if (o.variant !== 'classic' && o.variant !== 'transitional' && o.variant !== 'current') return `the header's variant is ${JSON.stringify(o.variant)}, expected "classic", "transitional" or "current"`;
   return h as TraceHeader;
 }
 

@@ -236,7 +236,7 @@ export class DeletionCompletes extends LivenessChecker {
     if (isMirrorPod(p)) return false;
     if (this.terminated.has(podKey(p))) return true;
     const entry = w.kubelet()?.statusManager.cachedEntry(p.metadata?.uid ?? '');
-    return entry !== undefined && (w.variant === 'classic' || entry.podIsFinished === true);
+    return entry !== undefined && (w.variant !== 'current' || entry.podIsFinished === true);
   }
 
   protected judge(t: number, since: number): void {

@@ -70,7 +70,7 @@ export interface InvariantWorld {
   kubelet(): KubeletView | null;
   readonly seed: number;
   /** The status-manager generation (scenario Variant). */
-  readonly variant: 'classic' | 'current';
+  readonly variant: 'classic' | 'transitional' | 'current';
   readonly untilMs: number;
   readonly config: {
     readonly nodeName: string;

@@ -370,7 +370,7 @@ export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContain
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),
-  statusManager: z.enum(['current', 'classic']).optional(),
+  statusManager: z.enum(['current', 'transitional', 'classic']).optional(),
   syncPeriod: positiveDuration.optional(),
   statusChannelCapacity: z.int().min(0).optional(),
   runtime: z.enum(['simulated', 'none']).optional(),

@@ -10,7 +10,7 @@ export interface SourcePos {
   col: number; // 1-based
 }
 
-export type Variant = 'classic' | 'current';
+export type Variant = 'classic' | 'transitional' | 'current';
 export type RuntimeKind = 'simulated' | 'none';
 
 export interface LatencyRange {

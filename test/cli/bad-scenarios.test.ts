@@ -53,7 +53,7 @@ describe('bad command-line values', () => {
     [['run', file, '--seed', 'abc'], /^--seed: expected a whole number, got something that is not a number/],
     [['run', file, '--seed', '1.5'], /^--seed: expected a whole number, got 1\.5/],
     [['run', file, '--max-events', '0'], /^--max-events: expected a whole number ≥ 1, got 0/],
-    [['run', file, '--status-manager', 'foo'], /Argument: status-manager, Given: "foo", Choices: "classic", "current"/],
+    [['run', file, '--status-manager', 'foo'], /Argument: status-manager, Given: "foo", Choices: "classic", "transitional", "current"/],
     [['test', file, '--seeds', 'x'], /^--seeds: expected a whole number ≥ 1/],
     [['test', file, '--jobs', '0'], /^--jobs: expected a whole number ≥ 1, got 0/],
   ])('%j is a usage error, and nothing runs', async (argv, message) => {

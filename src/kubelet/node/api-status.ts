@@ -284,7 +284,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (gen === 'classic') {
     phase = getPhaseClassic(spec, all);
   } else {
-    phase = getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
+    // (transitional, v1.23: getPhase(spec, allStatus) as v1.20's, then the v1.22 three-way merge)
+    phase = gen === 'transitional' ? getPhaseClassic(spec, all) : getPhaseCurrent(pod, all, podIsTerminal, ctx.gates);
     if (!isPodPhaseTerminal(phase)) {
       if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
       else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
@@ -313,7 +314,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (apiConditions) for (let i = 0; i < apiConditions.length; i++) if (!podConditionByKubelet(apiConditions[i].type, gen, ctx.gates)) conditions.push(clone(apiConditions[i]));
   const initStatuses = s.initContainerStatuses ?? [];
   const regular = s.containerStatuses ?? [];
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     conditions.push(generatePodInitializedCondition(spec, initStatuses, phase, gen, ctx.gates));
     conditions.push(generatePodReadyCondition(spec, conditions, regular, phase, gen, ctx.gates));
     conditions.push(generateContainersReadyCondition(spec, regular, phase, gen, ctx.gates));

@@ -42,7 +42,7 @@ export function podTerminationGracePeriod(pod: Pod | undefined): number {
  *  the container's turn (sidecar ordering, whole seconds) is subtracted, then the 2 s floor. */
 export function killContainerTimeoutSeconds(gen: Generation, pod: Pod | undefined, overrideSeconds: number | undefined, waitedSeconds = 0): number {
   let grace = podTerminationGracePeriod(pod);
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     if (grace < MINIMUM_GRACE_PERIOD_SECONDS) grace = MINIMUM_GRACE_PERIOD_SECONDS;
     if (overrideSeconds !== undefined) grace = overrideSeconds;
     return grace;

@@ -139,6 +139,7 @@ export function podIsTerminated(kl: KubeletState, pod: Pod): boolean {
  *  cache only after the container deletor removed them and a relist saw it. Volumes and the pod
  *  cgroup, upstream's further checks, are not modelled (always reclaimed). */
 export function podResourcesAreReclaimed(kl: KubeletState, pod: Pod, status: PodStatus): boolean {
+  if (kl.workersCurrent !== null) return podResourcesAreReclaimedV122(kl, pod, status);
   if (!notRunning(status.containerStatuses)) {
     kl.log('V3', 'Pod is terminated, but some containers are still running', podKey(pod));
     return false;
@@ -148,6 +149,24 @@ export function podResourcesAreReclaimed(kl: KubeletState, pod: Pod, status: Pod
     kl.log('V3', 'Pod is terminated, but some containers have not been cleaned up', podKey(pod), { containers: runtimeStatus.containers.map((c) => `${c.name}:${c.state}`) });
     return false;
   }
+  return true;
+}
+
+/** PodResourcesAreReclaimed (v1.22+, the transitional generation's status manager asks it): the
+ *  pod worker has stopped every container and no container status says running (volumes and
+ *  cgroups are not modelled). Unlike v1.20 it no longer waits for the containers to be removed. */
+function podResourcesAreReclaimedV122(kl: KubeletState, pod: Pod, status: PodStatus): boolean {
+  if (kl.workersCurrent!.couldHaveRunningContainers(pod.metadata?.uid ?? '')) {
+    kl.log('V3', 'Pod is terminated, but some containers are still running', podKey(pod));
+    return false;
+  }
+  let running = 0;
+  for (const list of [status.initContainerStatuses, status.containerStatuses, status.ephemeralContainerStatuses]) for (const c of list ?? []) if (c.state?.running) running++;
+  if (running > 0) {
+    kl.log('V3', 'Pod is terminated, but some container status has not yet been reported', podKey(pod), { running });
+    return false;
+  }
+  kl.log('V3', 'Pod is terminated and all resources are reclaimed', podKey(pod));
   return true;
 }
 

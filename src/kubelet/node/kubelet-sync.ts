@@ -44,7 +44,8 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   const stopped = kl.runtime.getPodStatus(uid);
   const still = stopped.containers.filter((c) => c.state === 'running').map((c) => c.id);
   if (still.length > 0) return { err: `detected running containers after a successful KillPod, CRI violation: ${still.join(' ')}` };
-  kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, stopped, true));
+  // (v1.27+: "Compute and update the status in cache once the pods are no longer running")
+  if (kl.gen === 'current') kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, stopped, true));
   return {};
 }
 

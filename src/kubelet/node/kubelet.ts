@@ -246,5 +246,5 @@ export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, cont
   if (!changed) return;
   if (kind === 'readiness') kl.sm.setContainerReadiness(podUID, c.id, value);
   else kl.sm.setContainerStartup(podUID, c.id, value);
-  if (kl.gen === 'current') handlePodSyncs(kl, [pod]);
+  if (kl.gen !== 'classic') handlePodSyncs(kl, [pod]); // handleProbeSync (v1.21+)
 }

@@ -1,4 +1,5 @@
-// pkg/kubelet/pod_workers.go (v1.22+ state machine, v1.27+ details): the current generation's pod workers.
+// pkg/kubelet/pod_workers.go (v1.22+ state machine, v1.27+ details; v1.23's where they differ, for the
+// transitional generation): the pod workers of the current and transitional generations.
 import { Channel, type Proc } from '../../engine/index.js';
 import { isPodPhaseTerminal, isStaticPod, podFullName, podKey, type UID } from '../../model/pod.js';
 import { calculateEffectiveGracePeriod } from './grace.js';
@@ -41,6 +42,9 @@ export class PodWorkersCurrent {
         status.terminatingAt = now;
         status.terminatedAt = now;
         status.startedTerminating = true;
+        // v1.22/v1.23: born finished too, so no SyncTerminatedPod runs (v1.27 leaves it unfinished
+        // "to ensure a Terminated event will be sent and SyncTerminatedPod will run")
+        if (this.o.v123) status.finished = true;
       }
       this.statuses.set(uid, status);
     }
@@ -161,10 +165,10 @@ export class PodWorkersCurrent {
         this.completeTerminated(uid);
         return;
       } else if (workType === 'terminating') {
-        this.completeTerminating(uid);
+        this.completeTerminating(uid, options);
         phaseTransition = true;
       } else if (isTerminal) {
-        this.completeSync(uid);
+        this.completeSync(uid, options);
         phaseTransition = true;
       }
       this.completeWork(uid, phaseTransition, err);
@@ -172,20 +176,20 @@ export class PodWorkersCurrent {
   }
 
   /** completeSync: SyncPod reported a terminal phase; terminate the pod now. */
-  private completeSync(uid: UID): void {
+  private completeSync(uid: UID, done: UpdatePodOptions): void {
     const status = this.statuses.get(uid);
     if (status === undefined) return;
     if (status.terminatingAt === undefined) status.terminatingAt = this.o.engine.nowMs;
     status.startedTerminating = true;
-    this.requeueLastPodUpdate(uid, status);
+    this.requeueLastPodUpdate(uid, status, done);
   }
 
   /** completeTerminating: every container stopped; SyncTerminatedPod next. */
-  private completeTerminating(uid: UID): void {
+  private completeTerminating(uid: UID, done: UpdatePodOptions): void {
     const status = this.statuses.get(uid);
     if (status === undefined) return;
     status.terminatedAt = this.o.engine.nowMs;
-    this.requeueLastPodUpdate(uid, status);
+    this.requeueLastPodUpdate(uid, status, done);
   }
 
   /** completeTerminated: the worker is done for good. */
@@ -201,8 +205,18 @@ export class PodWorkersCurrent {
     status.working = false;
   }
 
-  /** requeueLastPodUpdate: replay the active update unless one is already pending. */
-  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus): void {
+  /** requeueLastPodUpdate: replay the active update unless one is already pending. v1.23
+   *  (completeSync/completeTerminating): `p.lastUndeliveredWorkUpdate[pod.UID] = podWork{WorkType:
+   *  ..., Options: UpdatePodOptions{Pod: pod}}` — the pod of the update just done, without its
+   *  KillPodOptions, overwriting any undelivered update: the termination that follows kills with
+   *  the pod's own grace period. */
+  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus, done: UpdatePodOptions): void {
+    if (this.o.v123) {
+      status.pendingUpdate = { pod: done.pod, mirrorPod: done.mirrorPod, updateType: done.updateType };
+      status.working = true;
+      this.podUpdates.get(uid)?.trySend(undefined);
+      return;
+    }
     if (status.pendingUpdate !== null || status.activeUpdate === null) return;
     status.pendingUpdate = { ...status.activeUpdate };
     status.working = true;

@@ -83,6 +83,8 @@ export interface PodWorkersOptions {
   backOffPeriodMs: number;
   /** wait.Jitter(d, factor): d plus up to factor × d. Identity when jitter is off. */
   jitter: (ms: number, factor: number) => number;
+  /** The v1.23 details of the v1.22 state machine (transitional) rather than v1.27's. */
+  v123?: boolean;
 }
 
 /** workerResyncIntervalJitterFactor, workerBackOffPeriodJitterFactor */

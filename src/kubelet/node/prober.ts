@@ -100,7 +100,7 @@ export class ProbeManager {
       if (started) cs.ready = this.isReady(pod, cs);
     }
     const inits = status.initContainerStatuses ?? [];
-    if (this.gen === 'classic') {
+    if (this.gen !== 'current') {
       for (const cs of inits) cs.ready = cs.state?.terminated !== undefined && cs.state.terminated.exitCode === 0;
       return;
     }

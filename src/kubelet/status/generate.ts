@@ -85,9 +85,9 @@ export function generateContainersReadyCondition(
   }
 
   if (phase === 'Succeeded' && unknown === null) {
-    return gen === 'current' ? generateContainersReadyConditionForTerminalPhase(phase) : cond(ContainersReady, 'False', PodCompleted);
+    return gen !== 'classic' ? generateContainersReadyConditionForTerminalPhase(phase) : cond(ContainersReady, 'False', PodCompleted);
   }
-  if (gen === 'current' && phase === 'Failed') return generateContainersReadyConditionForTerminalPhase(phase);
+  if (gen !== 'classic' && phase === 'Failed') return generateContainersReadyConditionForTerminalPhase(phase);
 
   if (unknown === null && unready === null) return cond(ContainersReady, 'True');
   if (unknown === null && unready!.length === 1) return cond(ContainersReady, 'False', ContainersNotReady, oneUnreadyMessage(unready![0]));

@@ -24,7 +24,9 @@ export interface MergeOptions {
 }
 
 /** mergePodStatus. Classic (2 args): `newStatus` with its conditions replaced by the non-kubelet
- *  conditions of `oldStatus` followed by the kubelet-owned ones of `newStatus`. Current: the same,
+ *  conditions of `oldStatus` followed by the kubelet-owned ones of `newStatus`. Transitional
+ *  (v1.23.17: 3 args, #108366 and #110256 backported): the hold-back of the terminal phase and the
+ *  Ready/ContainersReady override below, without DisruptionTarget or resourceClaimStatuses. Current: the same,
  *  plus DisruptionTarget only on the terminal transition once no container may run, the API's
  *  resourceClaimStatuses kept, the terminal phase (with reason and message) held back while containers
  *  may run, and Ready/ContainersReady forced False on a terminal phase. Neither input is modified. */
@@ -58,8 +60,11 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: 
     }
   }
   out = { ...out, conditions };
-  if (oldStatus.resourceClaimStatuses !== undefined) out.resourceClaimStatuses = oldStatus.resourceClaimStatuses;
-  else delete out.resourceClaimStatuses;
+  if (gen === 'current') {
+    // (v1.27+: the API's resourceClaimStatuses are the scheduler's; v1.23 has no such field)
+    if (oldStatus.resourceClaimStatuses !== undefined) out.resourceClaimStatuses = oldStatus.resourceClaimStatuses;
+    else delete out.resourceClaimStatuses;
+  }
 
   // revert #108366 (Delay writing a terminal phase until the pod is terminated): noDelayTerminalPhase
   if (toTerminal && couldHaveRunningContainers && !opts.reverted?.has('noDelayTerminalPhase')) {

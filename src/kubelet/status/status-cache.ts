@@ -19,6 +19,7 @@ import {
   PodReady,
   PodReadyToStartContainers,
   PodScheduled,
+  hasStatusChannel,
   type Generation,
   type StatusFeatureGates,
 } from './types.js';
@@ -69,6 +70,7 @@ export interface StatusManagerOptions {
 /** updateStatusInternal stamps lastTransitionTime on these condition types. */
 const LTT_TYPES: Record<Generation, readonly string[]> = {
   classic: [ContainersReady, PodReady, PodInitialized, PodScheduled],
+  transitional: [ContainersReady, PodReady, PodInitialized, PodScheduled],
   current: [ContainersReady, PodReady, PodInitialized, PodReadyToStartContainers, PodScheduled, DisruptionTarget],
 };
 
@@ -144,7 +146,7 @@ export abstract class StatusCache {
     this.syncPeriodMs = opts.config.syncPeriodMs;
     this.group = opts.group;
     this.rng = opts.rng;
-    const cap = this.gen === 'classic' ? opts.config.statusChannelCapacity : 1;
+    const cap = hasStatusChannel(this.gen) ? opts.config.statusChannelCapacity : 1;
     this.podStatusChannel = new Channel(this.engine, cap, 'status/podStatusChannel');
     this.manualBatches = new Channel<boolean>(this.engine, 1 << 20, 'status/manualBatches');
   }
@@ -287,7 +289,7 @@ export abstract class StatusCache {
     if (cached === undefined) this.sortedUIDsInsert(uid);
     this.emit('status.set', key, uid, { version });
 
-    if (this.gen === 'classic') {
+    if (hasStatusChannel(this.gen)) {
       if (this.podStatusChannel.trySend({ podUID: uid, status: entry })) return true;
       this.log('V4', 'Skipping the status update for pod for now because the channel is full', key, { uid, version });
       this.emit('status.drop', key, uid, { version });

@@ -23,6 +23,7 @@ import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
 import { preparePatchForPodStatus } from './patch-status.js';
 import type { PodStatusSyncRequest, VersionedPodStatus } from './status-cache.js';
 import { StatusSetters } from './status-setters.js';
+import { hasStatusChannel } from './types.js';
 
 export type { PodStatusSyncRequest, StatusManagerConfig, StatusManagerOptions, VersionedPodStatus } from './status-cache.js';
 export { preparePatchForPodStatus } from './patch-status.js';
@@ -71,18 +72,18 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
       const r = yield* select(this.engine, 'status/select', cases);
       if (r.index === 2) {
         // A `syncBatch` step: handled on the loop, as a tick would be.
-        if (this.gen === 'classic') this.drainPodStatusChannel();
-        yield* this.syncBatch(this.gen === 'classic' ? true : (r.value as boolean));
+        if (hasStatusChannel(this.gen)) this.drainPodStatusChannel();
+        yield* this.syncBatch(hasStatusChannel(this.gen) ? true : (r.value as boolean));
         continue;
       }
       if (r.index === 0) {
-        if (this.gen === 'classic') {
+        if (hasStatusChannel(this.gen)) {
           const req = r.value as PodStatusSyncRequest;
           yield* this.syncPod(req.podUID, req.status);
         } else {
           yield* this.syncBatch(false);
         }
-      } else if (this.gen === 'classic') {
+      } else if (hasStatusChannel(this.gen)) {
         this.drainPodStatusChannel();
         yield* this.syncBatch(true);
       } else {
@@ -113,7 +114,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     this.batchProcs = this.batchProcs.filter((p) => p.alive);
     this.batchProcs.push(
       this.engine.spawn('status/sync-batch', (function* (): Proc<void> {
-        if (self.gen === 'classic') {
+        if (hasStatusChannel(self.gen)) {
           self.drainPodStatusChannel();
           yield* self.syncBatch(true);
         } else {
@@ -155,7 +156,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
    *  otherwise only the pods whose cached version is newer than the one sent. Static pods are synced
    *  to their mirror pod, and skipped while they have none. Returns the number of pods synced. */
   *syncBatch(all: boolean): Proc<number> {
-    const full = this.gen === 'classic' || all;
+    const full = hasStatusChannel(this.gen) || all;
     const { podToMirror, mirrorToPod } = this.podManager.getUIDTranslations();
     if (full) {
       for (const uid of [...this.apiStatusVersions.keys()]) {
@@ -225,7 +226,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
       this.log('error', 'syncPod without a client, programmer error', key, { uid });
       return;
     }
-    if (this.gen === 'classic' && !this.needsUpdate(uid, st)) {
+    if (hasStatusChannel(this.gen) && !this.needsUpdate(uid, st)) {
       this.log('V1', 'Status for pod is up-to-date; skipping', key, { uid, version: st.version });
       this.emit('status.skip', key, uid, { version: st.version, reason: 'up-to-date' });
       return;
@@ -258,7 +259,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     const merged =
       this.gen === 'classic'
         ? mergePodStatus(oldStatus, st.status, 'classic')
-        : mergePodStatus(oldStatus, st.status, 'current', {
+        : mergePodStatus(oldStatus, st.status, this.gen, {
             couldHaveRunningContainers: this.deletionSafety.podCouldHaveRunningContainers(pod),
             gates: this.gates,
             now: this.clock.now(),
@@ -331,7 +332,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
    *  produced by TerminatePod. */
   canBeDeleted(pod: Pod, status: PodStatus, podIsFinished: boolean): boolean {
     if (!pod.metadata?.deletionTimestamp || isMirrorPod(pod)) return false;
-    if (this.gen === 'classic') return this.deletionSafety.podResourcesAreReclaimed(pod, status);
+    if (hasStatusChannel(this.gen)) return this.deletionSafety.podResourcesAreReclaimed(pod, status);
     if (!isPodPhaseTerminal(pod.status?.phase)) {
       this.log('V3', 'Delaying pod deletion as the phase is non-terminal', podKey(pod), { phase: pod.status?.phase ?? '', localPhase: status.phase ?? '', podUID: podUID(pod) });
       return false;

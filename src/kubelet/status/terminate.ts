@@ -84,7 +84,8 @@ export function terminatePodStatus(pod: Pod, base: PodStatus, isCached: boolean,
     const n = initializedContainers(base.initContainerStatuses).length;
     status.initContainerStatuses = base.initContainerStatuses.map((cs, i) => (i < n && !cs.state?.terminated ? unknownTerminated(cs) : cs));
   }
-  if (!isStaticPod(pod)) {
+  // (v1.27+: a non-terminal phase becomes Failed; v1.23's TerminatePod leaves the phase alone)
+  if (gen === 'current' && !isStaticPod(pod)) {
     switch (status.phase) {
       case 'Succeeded':
       case 'Failed':

@@ -34,7 +34,7 @@ function checkList(oldStatuses: readonly ContainerStatus[] | undefined, newStatu
 export function checkContainerStateTransition(oldStatus: PodStatus, newStatus: PodStatus, spec: PodSpec | undefined, gen: Generation, gates?: StatusFeatureGates): TransitionError | undefined {
   const policy = spec?.restartPolicy;
   if (policy === 'Always') return undefined;
-  if (gen === 'classic') {
+  if (gen !== 'current') {
     return (
       checkList(oldStatus.containerStatuses, newStatus.containerStatuses, policy, 'container') ??
       checkList(oldStatus.initContainerStatuses, newStatus.initContainerStatuses, policy, 'container')

@@ -2,8 +2,25 @@
 // feature gates that change status behaviour, and the upstream constants.
 import type { ContainerState } from '../../model/pod.js';
 
-/** classic = the v1.19/v1.20 status manager (shape kept until v1.26); current = v1.27+ (baseline v1.31). */
-export type Generation = 'classic' | 'current';
+/** The kubelet releases kss models:
+ *  - classic = v1.20 (the v1.19/v1.20 status manager and pod workers);
+ *  - transitional = v1.23.17 (the last v1.23 patch: v1.20's status loop — the 1000-slot channel,
+ *    syncPod's needsUpdate skip, syncBatch() on the ticker — with the v1.22 pod lifecycle refactor
+ *    (#102344) and the backports of #108366 (terminal phase held back while containers may run;
+ *    TerminatePod rewrites waiting containers of an initialized pod) and #110256 (a terminal phase
+ *    forces Ready/ContainersReady False));
+ *  - current = v1.27+ (baseline v1.31). */
+export type Generation = 'classic' | 'transitional' | 'current';
+
+/** Every generation, oldest first. */
+export const GENERATIONS: readonly Generation[] = ['classic', 'transitional', 'current'];
+
+/** v1.20's status loop (classic and transitional): the podStatusChannel of capacity 1000 drained on
+ *  the 10 s ticker before syncBatch() (always the full batch), syncPod's needsUpdate skip, and
+ *  canBeDeleted asking PodResourcesAreReclaimed alone. v1.27 replaced it with a one-slot wake-up. */
+export function hasStatusChannel(gen: Generation): boolean {
+  return gen !== 'current';
+}
 
 export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
 
