@@ -19,6 +19,8 @@ export interface WatchEvent {
   readonly type: WatchEventType;
   /** The object after the write; for DELETED, its last state (carrying the deletion's resourceVersion). */
   readonly object: Pod;
+  /** Who wrote it (the request's actor: the kubelet, a user, a controller). */
+  readonly actor?: Actor;
 }
 
 export type WatchListener = (event: WatchEvent) => void;
@@ -145,7 +147,7 @@ export abstract class PodStore {
     h.push(w);
     const ls = this.listeners;
     if (ls.length === 0) return;
-    const ev: WatchEvent = { type, object };
+    const ev: WatchEvent = { type, object, actor };
     for (const l of ls) l(ev);
   }
 

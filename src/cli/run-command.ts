@@ -63,6 +63,10 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     io.stderr(renderIssues(issues, readSource(path)) + '\n');
     return EXIT_USAGE;
   }
+  if (loaded.warnings?.length) {
+    const warnings = loaded.warnings.map((i) => (i.file === path ? { ...i, file: args.scenario } : i));
+    io.stderr(renderIssues(warnings, readSource(path)) + '\n');
+  }
   const scenario = { ...loaded.scenario, file: args.scenario };
   let untilMs: number | undefined;
   if (args.until !== undefined) {

@@ -1,6 +1,6 @@
 // `kss validate <scenario...>`: load each scenario and say whether it is valid. A folder is
 // searched as `kss test` searches it (recursively, skipping fixtures/, bad/ and goldens).
-// Prints `ok <file>` (stdout) or the rendered issues (stderr); exit 0 all valid, 2 any invalid
+// Prints `ok <file>` (stdout, after any warnings on stderr) or the rendered issues (stderr); exit 0 all valid, 2 any invalid
 // or missing.
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
@@ -30,8 +30,11 @@ export function validateCommand(args: ValidateArgs, io: CliIO): number {
     }
     for (const f of found.files) {
       const loaded = loadScenarioFile(f.abs);
-      if (loaded.ok) io.stdout(`${c.green('ok')} ${f.display}\n`);
-      else {
+      if (loaded.ok) {
+        // Warnings do not make a scenario invalid: shown, and the file is still ok.
+        if (loaded.warnings?.length) io.stderr(renderLoadIssues(loaded, f.abs, f.display) + '\n');
+        io.stdout(`${c.green('ok')} ${f.display}\n`);
+      } else {
         io.stderr(renderLoadIssues(loaded, f.abs, f.display) + '\n');
         bad++;
       }

@@ -32,6 +32,8 @@ export interface ApiChange {
   type: WatchEventType;
   prev: Pod | undefined;
   next: Pod;
+  /** Who wrote `next` ('kubelet', or another writer: a user, a controller). */
+  actor?: string;
 }
 
 type ApiListener = (c: ApiChange) => void;
@@ -64,7 +66,7 @@ export class Feeds {
     const prev = this.last.get(uid);
     if (ev.type === 'DELETED') this.last.delete(uid);
     else this.last.set(uid, next);
-    const change: ApiChange = { type: ev.type, prev, next };
+    const change: ApiChange = { type: ev.type, prev, next, actor: ev.actor };
     const ls = this.apiListeners!;
     for (let i = 0; i < ls.length; i++) ls[i](change);
   }

@@ -74,7 +74,9 @@ abstract class LivenessChecker extends Checker {
 // ---- status-converges --------------------------------------------------------------------------
 
 /**
- * Every cached status reaches the apiserver, as the kubelet judges equality. A cache entry is due
+ * Every cached status reaches the apiserver, as the kubelet judges equality. It judges the kubelet:
+ * another writer may change the object at any time, and the kubelet then has its 2 × syncPeriod
+ * of quiet to bring its status back. A cache entry is due
  * 2 × syncPeriod after the later of its last `status.set` and the start of quiet; when due, the
  * apiserver object it syncs to (the pod's own, a static pod's mirror) must hold an equal status.
  * It is judged again when its apiserver object changes after that (a later write must not undo
@@ -175,7 +177,8 @@ export class StatusConverges extends LivenessChecker {
 // ---- deletion-completes ------------------------------------------------------------------------
 
 /**
- * A gracefully deleted pod leaves the apiserver. Tracked from the write that sets its
+ * A gracefully deleted pod leaves the apiserver, judged for the pods the kubelet is responsible
+ * for (below): a deletion someone else holds up is not the kubelet's. Tracked from the write that sets its
  * deletionTimestamp (or from the start, for an object that already has one) until the watch shows
  * it DELETED. Due 2 × syncPeriod after the later of its deletionTimestamp (the grace deadline) and
  * the start of quiet (a kubelet that started after the deletion began kills with the whole grace

@@ -1,5 +1,7 @@
 // no-terminal-while-running: the apiserver never shows Succeeded or Failed while the runtime still
-// runs a container of the pod.
+// runs a container of the pod — a terminal phase the kubelet wrote (or kept writing). A terminal
+// phase another writer set (a user's or a controller's externalPatch) is not the kubelet's claim
+// and is not judged, until the kubelet itself writes the object with the phase still terminal.
 //
 // Incremental: the checker keeps the set of apiserver objects now in a terminal phase (from the
 // watch). The predicate can only become true when an object turns terminal (that object is
@@ -22,9 +24,12 @@ export class NoTerminalWhileRunning extends Checker {
     if (feeds.w.runtime === null) return;
     for (const p of feeds.w.apiserver.list()) if (isPodPhaseTerminal(p.status?.phase)) this.terminal.set(p.metadata?.uid ?? '', p);
     this.allDirty = this.terminal.size > 0;
-    feeds.onApiChange(({ type, next }) => {
+    feeds.onApiChange(({ type, next, actor }) => {
       const uid = next.metadata?.uid ?? '';
       if (type !== 'DELETED' && isPodPhaseTerminal(next.status?.phase)) {
+        // Another writer's terminal phase: judged once the kubelet writes the object so (a version
+        // the kubelet already claimed stays claimed through other writers' writes).
+        if (actor !== 'kubelet' && type !== 'ADDED' && !this.terminal.has(uid)) return;
         this.terminal.set(uid, next);
         this.dirty.add(uid);
       } else {

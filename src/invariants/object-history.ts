@@ -1,21 +1,27 @@
 // The invariants judged on the apiserver's own history, one write at a time: each compares two
-// successive versions of one object (same UID), or judges the version a write produced. They read
-// nothing but the watch, so they hold whoever wrote (the kubelet, a user, the node controller).
+// successive versions of one object (same UID), or judges the version a write produced.
+//
+// They judge the kubelet, not the world: only a write the kubelet made (the watch names the
+// request's actor) is judged, against the version it replaced, whoever wrote that one. Another
+// writer's write (an `externalPatch`: a user, the node lifecycle controller, a second kubelet) is
+// the environment the kubelet works in, never a violation; what the kubelet writes next over it
+// is judged as usual (BZ-15: the kubelet's Ready=True with an old time over the controller's newer
+// Ready=False is a violation).
 //
 // Versions an object is created with (the scenario's pods, a `create`, a kubelet's mirror pod) are
-// the input of the run, not judged; every version a later write produces is.
+// the input of the run, not judged; every version a later kubelet write produces is.
 import { isPodPhaseTerminal, podKey, type Container, type ContainerStatus, type Pod, type PodCondition } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
-import { isRestartableInitContainer, type StatusFeatureGates } from '../kubelet/status/index.js';
+import { isRestartableInitContainerUngated, type StatusFeatureGates } from '../kubelet/status/index.js';
 import type { Variant } from '../scenario/types.js';
 import { Checker, type ApiChange, type Feeds } from './checker.js';
 
-/** A checker fed with every modification of an object it has seen before. */
+/** A checker fed with every modification the kubelet made of an object it has seen before. */
 abstract class ObjectHistoryChecker extends Checker {
   constructor(name: ConstructorParameters<typeof Checker>[0], feeds: Feeds) {
     super(name, feeds.w);
     feeds.onApiChange((c) => {
-      if (c.type !== 'MODIFIED' || c.prev === undefined) return;
+      if (c.type !== 'MODIFIED' || c.prev === undefined || c.actor !== 'kubelet') return;
       const pod = podKey(c.next);
       if (this.hasReported(pod)) return;
       const why = this.judge(c.prev, c.next);
@@ -27,7 +33,8 @@ abstract class ObjectHistoryChecker extends Checker {
 
 // ---- terminal-phase-sticky ---------------------------------------------------------------------
 
-/** An object in Succeeded or Failed that the write moved to any other phase (Failed → Succeeded too). */
+/** An object in Succeeded or Failed that the write moved to any other phase (Failed → Succeeded too).
+ *  Judges the kubelet's writes (whoever made the object terminal). */
 export function phaseLeftTerminal(prev: Pod, next: Pod): string | undefined {
   const from = prev.status?.phase;
   const to = next.status?.phase;
@@ -49,9 +56,11 @@ export class TerminalPhaseSticky extends ObjectHistoryChecker {
 /** A container terminated in `prev` and present but not terminated in `next`, when the pod's
  *  restart policy does not restart it: Never; OnFailure after exit 0. RestartPolicy Always (the
  *  apiserver's default) restarts everything, and a sidecar (an init container with restartPolicy
- *  Always, where the kubelet generation and gates know sidecars) restarts whatever the pod's policy.
+ *  Always, in the current generation, gate or no gate, as upstream decides it) restarts whatever the pod's policy.
  *  Regular and init container statuses are checked, each against its own list by name; a container
- *  missing from `next` is not judged. Ephemeral containers are never restarted, and not judged. */
+ *  missing from `next` is not judged. Ephemeral containers are never restarted, and not judged.
+ *  Judges the kubelet's writes: another writer may report a container terminated, and the kubelet
+ *  writing it back to running is the violation. */
 export function illegalContainerTransition(prev: Pod, next: Pod, isSidecar: (c: Container) => boolean): string | undefined {
   const policy = next.spec?.restartPolicy || 'Always';
   if (policy === 'Always') return undefined;
@@ -80,7 +89,8 @@ export class NoIllegalContainerTransition extends ObjectHistoryChecker {
   private readonly isSidecar: (c: Container) => boolean;
   constructor(feeds: Feeds, variant: Variant, gates: StatusFeatureGates | undefined) {
     super('no-illegal-container-transition', feeds);
-    this.isSidecar = (c) => isRestartableInitContainer(c, variant, gates);
+    // Judged as upstream's status manager decides it: restartPolicy Always, no gate.
+    this.isSidecar = (c) => isRestartableInitContainerUngated(c, variant);
   }
   protected judge(prev: Pod, next: Pod) {
     return illegalContainerTransition(prev, next, this.isSidecar);
@@ -89,7 +99,7 @@ export class NoIllegalContainerTransition extends ObjectHistoryChecker {
 
 // ---- no-ready-when-terminal --------------------------------------------------------------------
 
-/** A version in Succeeded or Failed whose Ready condition is True. */
+/** A version in Succeeded or Failed whose Ready condition is True (judged on the kubelet's writes). */
 export function readyWhenTerminal(pod: Pod): string | undefined {
   const phase = pod.status?.phase;
   if (!isPodPhaseTerminal(phase)) return undefined;
@@ -142,11 +152,14 @@ export const SAME_SECOND_GRACE_MS = 2000;
  *    a new time) is reported.
  * Times are compared at whole seconds; a version without a time for the condition (absent, empty,
  * Go's zero time) is not judged: the time is being set or cleared, not changed.
+ * Judges the kubelet's writes only: another writer setting a condition with an older time (say the
+ * node controller's Ready=False stamped back in time) is not the kubelet's doing; the kubelet's
+ * next write over it is judged against it, so re-publishing a time that goes back still fires.
  */
 export function dishonestTransitionTime(prev: Pod, next: Pod, writeAbsMs: number, flipped: (type: string) => boolean = () => true): string | undefined {
   const olds = prev.status?.conditions;
   const news = next.status?.conditions;
-  if (!olds || !news) return undefined;
+  if (!Array.isArray(olds) || !Array.isArray(news)) return undefined;
   for (const n of news) {
     if (news.find((c) => c.type === n.type) !== n) continue;
     const o = olds.find((c) => c.type === n.type);
@@ -215,8 +228,11 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
       const key = podKey(c.next);
       const uid = c.next.metadata?.uid ?? '';
       const before = c.prev?.status?.conditions;
-      for (const cond of c.next.status?.conditions ?? []) {
-        const old = before?.find((b) => b.type === cond.type);
+      const after = c.next.status?.conditions;
+      if (!Array.isArray(after)) return; // (another writer's status may hold anything)
+      for (const cond of after) {
+        const old = Array.isArray(before) ? before.find((b) => b.type === cond?.type) : undefined;
+        if (cond === null || typeof cond !== 'object') continue;
         if (old !== undefined && old.status === cond.status && old.lastTransitionTime === cond.lastTransitionTime) continue;
         this.atWrite.set(`${uid}|${cond.type}`, this.flips(key, cond.type));
       }

@@ -1,5 +1,6 @@
 // version-monotonic: within one cache entry's life and one kubelet lifetime, the status manager's
-// versions (podStatuses[uid].version) and apiStatusVersions never go down.
+// versions (podStatuses[uid].version) and apiStatusVersions never go down. It judges the kubelet's
+// own state only: no apiserver write (the kubelet's or another writer's) is looked at.
 //
 // Two feeds:
 //   - every `status.set {uid, version}` is compared with the last version of that entry. Version 1

@@ -1,4 +1,5 @@
-// write-matches-uid: every kubelet write lands on the object whose UID the kubelet meant.
+// write-matches-uid: every kubelet write lands on the object whose UID the kubelet meant. It judges
+// the kubelet's writes only (trace records of actor kubelet); other writers' are not looked at.
 //
 // What the kubelet means: the status manager writes (PATCH status, the final DELETE) only after a
 // GET of the same name in the same syncPod, and means the object that GET returned (upstream puts

@@ -12,6 +12,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface ApiWatchEvent {
   type: WatchEventType;
   object: Pod;
+  /** Who wrote it: 'kubelet' for the kubelet's own requests; anyone else is the environment. */
+  actor?: string;
 }
 
 /** The apiserver, read only: its own watch (not the kubelet's view over the network). */

@@ -16,6 +16,8 @@ export interface Issue {
   path: string;
   expected?: string;
   got?: string;
+  /** 'warning' does not fail the load (rendered `warning CODE at path`); absent means 'error'. */
+  severity?: 'warning';
 }
 
 export type PathSeg = string | number;
@@ -28,6 +30,7 @@ export interface Draft {
   expected?: string;
   got?: string;
   atKey?: boolean;
+  severity?: 'warning';
 }
 
 /** `spec.pods[1].metadata.name`; keys that are not plain words are quoted: `annotations["a/b"]`. */

@@ -9,7 +9,9 @@ import { scenarioSchema } from './schema.js';
 import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
 
-export type LoadResult = { ok: true; scenario: Scenario } | { ok: false; issues: Issue[] };
+/** A load that succeeded may still carry warnings (issues with severity 'warning'); a failed one
+ *  lists its errors and warnings together, in file order. */
+export type LoadResult = { ok: true; scenario: Scenario; warnings?: Issue[] } | { ok: false; issues: Issue[] };
 
 /** Values set over the file's before it is checked (a parameter sweep): a path in the document
  *  (`spec.kubelet.apiQPS` as ['spec', 'kubelet', 'apiQPS']) and a YAML value (`5`, `10s`). */
@@ -77,18 +79,19 @@ function load(text: string, file: string, hash: string, overrides: Overrides = [
     const r = locate(doc, path, atKey);
     return r ? at(r[0], r[1]) : { line: 1, col: 1 };
   };
-  if (drafts.length > 0 || !parsed.success) {
-    const issues = drafts.map((d): Issue => {
+  const issues = tidy(
+    drafts.map((d): Issue => {
       const { atKey, path, ...rest } = d;
       return compactIssue({ ...rest, file, ...place(path, atKey), path: formatPath(path) });
-    });
-    return { ok: false, issues: tidy(issues) };
-  }
+    }),
+  );
+  if (issues.some((i) => i.severity !== 'warning') || !parsed.success) return { ok: false, issues };
   const posOf = (path: PathSeg[]): SourcePos => {
     const { line, col } = place(path);
     return { line, col };
   };
-  return { ok: true, scenario: buildScenario({ raw: parsed.data, file, sha256: hash, posOf }) };
+  const scenario = buildScenario({ raw: parsed.data, file, sha256: hash, posOf });
+  return issues.length > 0 ? { ok: true, scenario, warnings: issues } : { ok: true, scenario };
 }
 
 /** zod's error map sees the schema that raised an issue: note what it knows on the issue (the

@@ -10,7 +10,7 @@ export function renderIssues(issues: readonly Issue[], sourceText?: string): str
 
 function renderOne(i: Issue, lines: string[] | undefined): string {
   const where = i.line > 0 ? `${i.file}:${i.line}:${i.col}` : i.file;
-  const out = [`${where}: error ${i.code}${i.path ? ` at ${i.path}` : ''}`];
+  const out = [`${where}: ${i.severity ?? 'error'} ${i.code}${i.path ? ` at ${i.path}` : ''}`];
   for (const l of i.message.split('\n')) out.push(`  ${l}`);
   const src = lines && i.line > 0 ? lines[i.line - 1] : undefined;
   if (src !== undefined) {

@@ -97,8 +97,8 @@ function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
 interface RefCheckers {
   /** Check a pod reference; returns the entries it names. */
   ref(v: unknown, path: PathSeg[]): Decl[];
-  /** Check a container name against the pods a reference named. */
-  containerOf(pods: Decl[], v: unknown, path: PathSeg[]): void;
+  /** Check a container name against the pods a reference named (`warnOnly`: a warning, not an error). */
+  containerOf(pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string): void;
 }
 
 function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers {
@@ -120,14 +120,25 @@ function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers
   };
 
   /** Check a container name against the pods a reference named. */
-  const containerOf = (pods: Decl[], v: unknown, path: PathSeg[]) => {
+  const containerOf = (pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string) => {
     const c = str(v);
     if (c === undefined || pods.length === 0 || pods.some((d) => d.containers.has(c))) return;
     const known = new Set(pods.flatMap((d) => [...d.containers]));
-    out.push({ code: 'UNKNOWN_CONTAINER', message: `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`, path, got: JSON.stringify(c) });
+    const message = `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`;
+    if (warnOnly === undefined) out.push({ code: 'UNKNOWN_CONTAINER', message, path, got: JSON.stringify(c) });
+    else out.push({ code: 'UNKNOWN_CONTAINER', message: `${message}\n${warnOnly}`, path, got: JSON.stringify(c), severity: 'warning' });
   };
   return { ref, containerOf };
 }
+
+/** The status manager's own API calls that name a container: upstream looks the container up in the
+ *  cached status and logs and ignores one it does not have (SetContainerReadiness /
+ *  SetContainerStartup, status_manager.go; TestSetContainerReadiness pins it), so naming a container
+ *  the pod lacks is legal: a warning, saying what will happen. Node actions keep the error. */
+const STATUS_MANAGER_CALLS: Record<string, string | undefined> = {
+  setContainerReadiness: 'the status manager will log "Container readiness changed for unknown container" and change nothing',
+  setContainerStartup: 'the status manager will log "Container startup changed for unknown container" and change nothing',
+};
 
 /** Each timeline step: exactly one action, its pod and container references, and the action's
  *  own conditions (node actions need a runtime, mirrors a static pod, create a manifest). */
@@ -146,7 +157,7 @@ function checkTimeline(spec: Obj, runtime: 'none' | 'simulated', { ref, containe
         out.push({ code: 'INVALID_VALUE', message: `\`${a}\` acts on the node's runtime, so it needs spec.kubelet.runtime: simulated`, path: ap, atKey: true });
       if (!f) continue;
       const pods = 'pod' in f ? ref(f.pod, [...ap, 'pod']) : [];
-      if ('container' in f) containerOf(pods, f.container, [...ap, 'container']);
+      if ('container' in f) containerOf(pods, f.container, [...ap, 'container'], STATUS_MANAGER_CALLS[a]);
       list(f.keep).forEach((k, j) => ref(k, [...ap, 'keep', j]));
       if ((a === 'createMirror' || a === 'deleteMirror') && pods.length > 0 && !pods.some((d) => d.isStatic))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no mirror`, path: [...ap, 'pod'] });

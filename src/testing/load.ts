@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { renderIssues, type LoadResult } from '../scenario/index.js';
 
 
-/** The rendered issues of a failed load, naming the file as shown, with code frames. */
-export function renderLoadIssues(load: LoadResult & { ok: false }, abs: string, display: string): string {
+/** The rendered issues of a failed load (or the warnings of one that loaded), naming the file as
+ *  shown, with code frames. */
+export function renderLoadIssues(load: LoadResult, abs: string, display: string): string {
+  const issues = load.ok ? (load.warnings ?? []) : load.issues;
   let text: string | undefined;
   try {
     text = readFileSync(abs, 'utf8');
@@ -13,7 +15,7 @@ export function renderLoadIssues(load: LoadResult & { ok: false }, abs: string, 
     text = undefined;
   }
   return renderIssues(
-    load.issues.map((i) => ({ ...i, file: i.file === abs ? display : i.file, message: i.message.split(abs).join(display) })),
+    issues.map((i) => ({ ...i, file: i.file === abs ? display : i.file, message: i.message.split(abs).join(display) })),
     text,
   );
 }

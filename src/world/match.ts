@@ -1,7 +1,18 @@
 // Subset matching of expected values against actual ones (scenario-format.md "Assertions"):
 // every field given must equal the actual value, fields not given are ignored; lists of conditions
 // and container statuses are matched by `type` / `name`, not by position; operators stand where a
-// value would: {$exists: bool}, {$ne: X}, {$len: N}.
+// value would: {$exists: bool}, {$ne: X}, {$len: N}. The quantities of a ResourceList
+// (allocatedResources, limits, requests) match by value, as resource.Quantity compares: "1" is "1000m".
+import { cmpQuantity, parseQuantityValue } from '../model/quantity.js';
+
+const RESOURCE_LISTS = new Set(['allocatedResources', 'limits', 'requests']);
+
+/** Two quantities of equal value (false when either is no quantity). */
+function sameQuantity(a: unknown, b: unknown): boolean {
+  const x = parseQuantityValue(a);
+  const y = parseQuantityValue(b);
+  return x !== undefined && y !== undefined && cmpQuantity(x, y) === 0;
+}
 
 /** List fields matched by a key rather than by position. */
 const KEYED_LISTS: Record<string, string> = {
@@ -102,6 +113,7 @@ export function match(expected: unknown, actual: unknown, path = '', field = '')
   if (isPlainObject(expected)) {
     if (!isPlainObject(actual)) return { path, expected, actual };
     for (const [k, v] of Object.entries(expected)) {
+      if (RESOURCE_LISTS.has(field) && !isOperator(v) && sameQuantity(v, actual[k])) continue;
       const m = match(v, actual[k], path ? `${path}.${k}` : k, k);
       if (m) return m;
     }

@@ -137,9 +137,17 @@ export function harness(opts: HarnessOptions = {}) {
       h.kubelet?.podManager.add(r.value);
       return r.value;
     },
+    /** Another writer's status patch (a controller's: the environment, not the kubelet). */
     patch(p: Pod | string, status: PodStatus): Pod {
+      return h.patchAs(p, status, 'controller');
+    },
+    /** A status patch the kubelet wrote (what the object-history invariants judge). */
+    kubeletPatch(p: Pod | string, status: PodStatus): Pod {
+      return h.patchAs(p, status, 'kubelet');
+    },
+    patchAs(p: Pod | string, status: PodStatus, actor: 'kubelet' | 'controller'): Pod {
       const name = typeof p === 'string' ? p : p.metadata!.name!;
-      const r = apiserver.externalPatch('default', name, status, 'controller');
+      const r = apiserver.externalPatch('default', name, status, actor);
       if (!r.ok) throw new Error(r.message);
       return r.value;
     },

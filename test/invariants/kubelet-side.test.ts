@@ -162,10 +162,22 @@ describe('no-terminal-while-running', () => {
     const p = h.create(pod('p', { restartPolicy: 'Never' }));
     h.check(['no-terminal-while-running']);
     h.at(500, () => h.runtime!.start(p, 'main'));
-    h.at(1000, () => h.patch('p', { phase: 'Failed' }));
-    h.at(2000, () => h.patch('p', { phase: 'Failed', message: 'again' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Failed' }));
+    h.at(2000, () => h.kubeletPatch('p', { phase: 'Failed', message: 'again' }));
     h.run(5000);
     expect(h.violations()).toEqual([expect.objectContaining({ pod: 'default/p', invariant: 'no-terminal-while-running', t: 1000, message: expect.stringContaining('phase Failed in the apiserver while the runtime still runs main') })]);
+  });
+
+  it("judges the kubelet's terminal phase, not another writer's (issue 13 §3)", () => {
+    const h = harness();
+    const p = h.create(pod('p', { restartPolicy: 'Never' }));
+    h.check(['no-terminal-while-running']);
+    h.at(500, () => h.runtime!.start(p, 'main'));
+    h.at(1000, () => h.patch('p', { phase: 'Failed' })); // a controller's: not the kubelet's claim
+    h.at(2000, () => h.patch('p', { phase: 'Failed', message: 'again' }));
+    h.at(3000, () => h.kubeletPatch('p', { phase: 'Failed', message: 'the kubelet says so too' }));
+    h.run(5000);
+    expect(h.violations().map((v) => v.t)).toEqual([3000]);
   });
 
   it('reports a container that starts in a pod the apiserver shows terminal', () => {
@@ -184,7 +196,7 @@ describe('no-terminal-while-running', () => {
     h.create(pod('etcd-node-a', { annotations: { [ANNOTATION_CONFIG_MIRROR]: 'hash' } }));
     h.check(['no-terminal-while-running']);
     h.at(500, () => h.runtime!.start(staticPod, 'main'));
-    h.at(1000, () => h.patch('etcd-node-a', { phase: 'Succeeded' }));
+    h.at(1000, () => h.kubeletPatch('etcd-node-a', { phase: 'Succeeded' }));
     h.run(5000);
     expect(h.violations()).toEqual([expect.objectContaining({ pod: 'default/etcd-node-a', t: 1000 })]);
   });
@@ -196,7 +208,7 @@ describe('no-terminal-while-running', () => {
     h.check(['no-terminal-while-running']);
     h.at(500, () => h.runtime!.start(p, 'main'));
     h.at(1000, () => h.runtime!.exit(p, 'main'));
-    h.at(1000, () => h.patch('p', { phase: 'Succeeded' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Succeeded' }));
     h.at(1500, () => h.runtime!.start(q, 'main')); // another pod's container: p stays fine
     h.run(5000);
     expect(h.violations()).toEqual([]);

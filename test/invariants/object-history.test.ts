@@ -16,10 +16,10 @@ describe('terminal-phase-sticky', () => {
     const h = harness();
     h.create(pod('p'));
     h.check(['terminal-phase-sticky']);
-    h.at(1000, () => h.patch('p', { phase: 'Succeeded' }));
-    h.at(2000, () => h.patch('p', { phase: 'Running' }));
-    h.at(3000, () => h.patch('p', { phase: 'Failed' }));
-    h.at(4000, () => h.patch('p', { phase: 'Pending' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Succeeded' }));
+    h.at(2000, () => h.kubeletPatch('p', { phase: 'Running' }));
+    h.at(3000, () => h.kubeletPatch('p', { phase: 'Failed' }));
+    h.at(4000, () => h.kubeletPatch('p', { phase: 'Pending' }));
     h.run(10_000);
     const v = h.violations();
     expect(v).toHaveLength(1);
@@ -34,8 +34,8 @@ describe('terminal-phase-sticky', () => {
     const h = harness();
     h.create(pod('p'));
     h.check(['terminal-phase-sticky']);
-    h.at(1000, () => h.patch('p', { phase: 'Failed' }));
-    h.at(2000, () => h.patch('p', { phase: 'Succeeded' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Failed' }));
+    h.at(2000, () => h.kubeletPatch('p', { phase: 'Succeeded' }));
     h.run(10_000);
     expect(h.violations().map((r) => r.message)).toEqual([expect.stringContaining('Failed → Succeeded')]);
   });
@@ -44,10 +44,10 @@ describe('terminal-phase-sticky', () => {
     const h = harness();
     h.create(pod('p'));
     h.check(['terminal-phase-sticky']);
-    h.at(1000, () => h.patch('p', { phase: 'Succeeded' }));
-    h.at(2000, () => h.patch('p', { conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(2) }] }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Succeeded' }));
+    h.at(2000, () => h.kubeletPatch('p', { conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(2) }] }));
     h.at(3000, () => h.apiserver.recreate(pod('p'), 'user')); // new UID, Pending
-    h.at(4000, () => h.patch('p', { phase: 'Running' }));
+    h.at(4000, () => h.kubeletPatch('p', { phase: 'Running' }));
     h.run(10_000);
     expect(h.violations()).toEqual([]);
   });
@@ -76,8 +76,8 @@ describe('no-illegal-container-transition', () => {
       const h = harness();
       h.create(pod('p', { restartPolicy: policy, status: { phase: 'Running', containerStatuses: [running('main')] } }));
       h.check(['no-illegal-container-transition']);
-      h.at(1000, () => h.patch('p', { containerStatuses: [from] }));
-      h.at(2000, () => h.patch('p', { containerStatuses: [to] }));
+      h.at(1000, () => h.kubeletPatch('p', { containerStatuses: [from] }));
+      h.at(2000, () => h.kubeletPatch('p', { containerStatuses: [to] }));
       h.run(5000);
       expect(h.violations()).toHaveLength(broken ? 1 : 0);
       if (broken) expect(h.violations()[0]).toMatchObject({ pod: 'default/p', invariant: 'no-illegal-container-transition', t: 2000 });
@@ -110,7 +110,7 @@ describe('no-illegal-container-transition: sidecars follow the generation', () =
       const initContainers = [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always' }];
       h.create(pod('p', { restartPolicy: 'Never', initContainers, status: { phase: 'Running', initContainerStatuses: [terminated('proxy', 1)] } }));
       h.check(['no-illegal-container-transition']);
-      h.at(1000, () => h.patch('p', { initContainerStatuses: [running('proxy')] }));
+      h.at(1000, () => h.kubeletPatch('p', { initContainerStatuses: [running('proxy')] }));
       h.run(5000);
       expect(h.violations()).toHaveLength(broken ? 1 : 0);
     });
@@ -122,8 +122,8 @@ describe('no-ready-when-terminal', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(0) }] } }));
     h.check(['no-ready-when-terminal']);
-    h.at(1000, () => h.patch('p', { phase: 'Failed' })); // Ready stays True through the merge
-    h.at(2000, () => h.patch('p', { phase: 'Succeeded' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Failed' })); // Ready stays True through the merge
+    h.at(2000, () => h.kubeletPatch('p', { phase: 'Succeeded' }));
     h.run(5000);
     expect(h.violations()).toEqual([expect.objectContaining({ pod: 'default/p', invariant: 'no-ready-when-terminal', t: 1000, message: expect.stringContaining('phase Failed with Ready=True') })]);
   });
@@ -133,8 +133,8 @@ describe('no-ready-when-terminal', () => {
     h.create(pod('p', { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(0) }] } }));
     h.create(pod('q', { status: { phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: at(0) }] } }));
     h.check(['no-ready-when-terminal']);
-    h.at(1000, () => h.patch('p', { phase: 'Failed', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(1) }] }));
-    h.at(2000, () => h.patch('q', { message: 'a write that leaves the input as it was' }));
+    h.at(1000, () => h.kubeletPatch('p', { phase: 'Failed', conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: at(1) }] }));
+    h.at(2000, () => h.kubeletPatch('q', { message: 'a write that leaves the input as it was' }));
     h.run(5000);
     expect(h.violations()).toEqual([]);
   });
@@ -147,7 +147,7 @@ describe('transition-time-honest', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('True', at(1))] } }));
     h.check(['transition-time-honest']);
-    h.at(5000, () => h.patch('p', { conditions: [ready('False')] }));
+    h.at(5000, () => h.kubeletPatch('p', { conditions: [ready('False')] }));
     h.run(10_000);
     expect(h.violations()).toEqual([
       expect.objectContaining({ pod: 'default/p', invariant: 'transition-time-honest', t: 5000, message: expect.stringContaining('condition Ready went True → False but lastTransitionTime stayed 2026-01-01T00:00:01Z') }),
@@ -159,9 +159,9 @@ describe('transition-time-honest', () => {
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('True', at(1))] } }));
     h.create(pod('q', { status: { phase: 'Running', conditions: [ready('True', at(1))] } }));
     h.check(['transition-time-honest']);
-    h.at(5000, () => h.patch('p', { conditions: [ready('True', at(0))] }));
-    h.at(5000, () => h.patch('q', { conditions: [ready('False', at(5))] })); // the node controller: honest
-    h.at(9000, () => h.patch('q', { conditions: [ready('True', at(1))] })); // the stale cache re-published
+    h.at(5000, () => h.kubeletPatch('p', { conditions: [ready('True', at(0))] }));
+    h.at(5000, () => h.patch('q', { conditions: [ready('False', at(5))] })); // the node controller (another writer)
+    h.at(9000, () => h.kubeletPatch('q', { conditions: [ready('True', at(1))] })); // the stale cache re-published
     h.run(10_000);
     expect(h.violations().map((r) => [r.pod, r.message])).toEqual([
       ['default/p', expect.stringContaining('condition Ready stayed True but lastTransitionTime moved back 2026-01-01T00:00:01Z → 2026-01-01T00:00:00Z')],
@@ -173,10 +173,10 @@ describe('transition-time-honest', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('False')] } }));
     h.check(['transition-time-honest']);
-    h.at(1000, () => h.patch('p', { conditions: [ready('False', at(1))] })); // a time appears: not judged
-    h.at(3000, () => h.patch('p', { conditions: [ready('True', at(3))] })); // flip, new time
-    h.at(4000, () => h.patch('p', { conditions: [ready('True', at(3.4))] })); // same second, spelled with ms
-    h.at(9000, () => h.patch('p', { conditions: [ready('False', at(9)), { type: 'Initialized', status: 'True', lastTransitionTime: at(9) }] }));
+    h.at(1000, () => h.kubeletPatch('p', { conditions: [ready('False', at(1))] })); // a time appears: not judged
+    h.at(3000, () => h.kubeletPatch('p', { conditions: [ready('True', at(3))] })); // flip, new time
+    h.at(4000, () => h.kubeletPatch('p', { conditions: [ready('True', at(3.4))] })); // same second, spelled with ms
+    h.at(9000, () => h.kubeletPatch('p', { conditions: [ready('False', at(9)), { type: 'Initialized', status: 'True', lastTransitionTime: at(9) }] }));
     h.run(15_000);
     expect(h.violations()).toEqual([]);
   });
@@ -195,7 +195,7 @@ describe('transition-time-honest', () => {
     const h = harness();
     h.create(pod('p', { status: { phase: 'Running', conditions: [ready('False', at(0))] } }));
     h.check(['transition-time-honest']);
-    h.at(12_000, () => h.patch('p', { conditions: [ready('False', at(11))] }));
+    h.at(12_000, () => h.kubeletPatch('p', { conditions: [ready('False', at(11))] }));
     h.run(15_000);
     expect(h.violations().map((v) => v.invariant)).toEqual(['transition-time-honest']);
   });
@@ -207,5 +207,42 @@ describe('transition-time-honest', () => {
     expect(dishonestTransitionTime(prev, next, abs(5.9))).toBeUndefined();
     expect(dishonestTransitionTime(prev, next, abs(6.999))).toBeUndefined();
     expect(dishonestTransitionTime(prev, next, abs(7))).toContain('went False → True');
+  });
+});
+
+describe('the object-history invariants judge the kubelet, not the world (issue 13 §3)', () => {
+  const ready = (status: 'True' | 'False', ltt?: string) => ({ type: 'Ready', status, ...(ltt ? { lastTransitionTime: ltt } : {}) });
+
+  it("another writer's writes are never violations, however they change the object", () => {
+    const h = harness();
+    h.create(pod('t', { restartPolicy: 'Never', status: { phase: 'Running', containerStatuses: [terminated('main', 0)], conditions: [ready('True', at(5))] } }));
+    h.check(['terminal-phase-sticky', 'no-illegal-container-transition', 'no-ready-when-terminal', 'transition-time-honest']);
+    h.at(1000, () => h.patch('t', { phase: 'Failed' })); // terminal with Ready True
+    h.at(2000, () => h.patch('t', { phase: 'Running', containerStatuses: [running('main')] })); // leaves Failed; terminated → running
+    h.at(3000, () => h.patch('t', { conditions: [ready('False', at(1))] })); // a flip stamped back in time
+    h.run(10_000);
+    expect(h.violations()).toEqual([]);
+  });
+
+  it('transition-time-honest: an older time set by another writer is not judged; the kubelet re-publishing an older one still is (BZ-15)', () => {
+    const h = harness();
+    h.create(pod('p', { status: { phase: 'Running', conditions: [ready('True', at(10))] } }));
+    h.check(['transition-time-honest']);
+    h.at(20_000, () => h.patch('p', { conditions: [ready('False', at(5))] })); // the environment: older time
+    h.at(25_000, () => h.kubeletPatch('p', { conditions: [ready('True', at(10))] })); // honest: forward, with a flip
+    h.at(30_000, () => h.patch('p', { conditions: [ready('False', at(30))] }));
+    h.at(35_000, () => h.kubeletPatch('p', { conditions: [ready('True', at(10))] })); // the stale cache: back in time
+    h.run(40_000);
+    expect(h.violations().map((v) => [v.t, v.message])).toEqual([[35_000, expect.stringContaining('went False → True but lastTransitionTime moved back')]]);
+  });
+
+  it('terminal-phase-sticky and no-illegal-container-transition: the kubelet writing back over another writer still counts', () => {
+    const h = harness();
+    h.create(pod('p', { restartPolicy: 'Never', status: { phase: 'Running', containerStatuses: [running('main')] } }));
+    h.check(['terminal-phase-sticky', 'no-illegal-container-transition']);
+    h.at(1000, () => h.patch('p', { phase: 'Failed', containerStatuses: [terminated('main', 137)] }));
+    h.at(2000, () => h.kubeletPatch('p', { phase: 'Running', containerStatuses: [running('main')] }));
+    h.run(5000);
+    expect(h.violations().map((v) => v.invariant).sort()).toEqual(['no-illegal-container-transition', 'terminal-phase-sticky']);
   });
 });

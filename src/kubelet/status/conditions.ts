@@ -78,10 +78,22 @@ export function getContainerStatus(statuses: readonly ContainerStatus[] | undefi
   return undefined;
 }
 
-/** podutil.IsRestartableInitContainer: a sidecar (init container with restartPolicy Always). Only the
- *  current generation knows sidecars, and only with the SidecarContainers gate on. */
+/** podutil.IsRestartableInitContainer (v1.28 pkg/kubelet/types/pod_update.go, v1.29+
+ *  pkg/api/v1/pod/util.go): an init container with restartPolicy Always — and nothing else: upstream
+ *  checks no feature gate here. This is what the status manager and generate.go decide by
+ *  (checkContainerStateTransition, hasPodInitialized, GenerateContainersReadyCondition,
+ *  GeneratePodInitializedCondition). The SidecarContainers gate acts elsewhere: the apiserver drops
+ *  the field at create while its gate is off (pkg/api/pod/util.go dropDisabledFields), and the
+ *  kubelet's runtime manager starts init containers the old way (kuberuntime SyncPod). Classic
+ *  (v1.20) has no container restartPolicy at all: never. */
+export function isRestartableInitContainerUngated(c: Container, gen: Generation): boolean {
+  return gen === 'current' && c.restartPolicy === 'Always';
+}
+
+/** The node's sidecar test: isRestartableInitContainerUngated with the kubelet's SidecarContainers
+ *  gate on (kuberuntime's gated init-container path; not the status manager's). */
 export function isRestartableInitContainer(c: Container, gen: Generation, gates?: StatusFeatureGates): boolean {
-  return gen === 'current' && c.restartPolicy === 'Always' && gateEnabled(gen, gates, 'SidecarContainers');
+  return isRestartableInitContainerUngated(c, gen) && gateEnabled(gen, gates, 'SidecarContainers');
 }
 
 /** kubeutil.GetContainerByIndex: the spec container at idx when the status at idx has its name. */

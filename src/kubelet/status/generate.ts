@@ -3,7 +3,7 @@
 // container started" proves initialization). The conditions carry no timestamps: the status manager
 // stamps lastTransitionTime when it caches them.
 import type { ContainerStatus, PodCondition, PodSpec } from '../../model/pod.js';
-import { getContainerStatus, getPodConditionIndex, isRestartableInitContainer } from './conditions.js';
+import { getContainerStatus, getPodConditionIndex, isRestartableInitContainerUngated } from './conditions.js';
 import { ContainersReady, PodInitialized, PodReady, PodReadyToStartContainers, type Generation, type StatusFeatureGates } from './types.js';
 
 export const UnknownContainerStatuses = 'UnknownContainerStatuses';
@@ -67,7 +67,7 @@ export function generateContainersReadyCondition(
     if (inits) {
       for (let i = 0; i < inits.length; i++) {
         const c = inits[i];
-        if (!isRestartableInitContainer(c, gen, gates)) continue;
+        if (!isRestartableInitContainerUngated(c, gen)) continue;
         const s = getContainerStatus(containerStatuses, c.name);
         if (!s) (unknown ??= []).push(c.name);
         else if (!s.ready) (unready ??= []).push(c.name);
@@ -158,7 +158,7 @@ export function generatePodInitializedCondition(
       (unknown ??= []).push(c.name);
       continue;
     }
-    const initialized = gen === 'current' && isRestartableInitContainer(c, gen, gates) ? s.started === true : s.ready === true;
+    const initialized = isRestartableInitContainerUngated(c, gen) ? s.started === true : s.ready === true;
     if (!initialized) (incomplete ??= []).push(c.name);
   }
   if (phase === 'Succeeded' && unknown === null) return cond(PodInitialized, 'True', PodCompleted);

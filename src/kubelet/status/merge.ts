@@ -21,6 +21,10 @@ export interface MergeOptions {
   now?: string;
   /** spec.kubelet.revertFixes (the bug zoo). */
   reverted?: RevertedFixes;
+  /** Told the DisruptionTarget condition as re-stamped: upstream's updateLastTransitionTime writes
+   *  it through newPodStatus.Conditions, which shares its backing array with the cache entry (see
+   *  StatusCache.aliasDisruptionTargetRestamp). */
+  onRestamp?: (c: PodCondition) => void;
 }
 
 /** mergePodStatus. Classic (2 args): `newStatus` with its conditions replaced by the non-kubelet
@@ -55,7 +59,10 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: 
         // Re-stamp: the time set when it was cached is stale, sending it was held back.
         out = updateLastTransitionTime(out, oldStatus, c.type, now);
         const dt = getPodCondition(out, c.type);
-        if (dt) conditions = replaceOrAppendPodCondition(conditions, dt);
+        if (dt) {
+          conditions = replaceOrAppendPodCondition(conditions, dt);
+          opts.onRestamp?.(dt);
+        }
       }
     }
   }

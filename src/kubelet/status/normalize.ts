@@ -3,21 +3,11 @@ import { deepFreeze } from '../../model/freeze.js';
 import { truncateToSeconds } from '../../model/time.js';
 import type { ContainerState, ContainerStatus, Pod, PodCondition, PodStatus } from '../../model/pod.js';
 import { podConditionByKubelet, podConditionSharedByKubelet, getPodCondition } from './conditions.js';
+import { truncateBytes } from './go-string.js';
 import { semanticDeepEqual } from './semantic.js';
 import { MAX_POD_TERMINATION_MESSAGE_LOG_LENGTH, type Generation, type StatusFeatureGates } from './types.js';
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8'); // non-fatal: a cut multi-byte sequence decodes to U+FFFD
-
-/** Go's s[:n] on a string's bytes. The cut may split a UTF-8 sequence; what is left of it decodes
- *  to U+FFFD, which is also what encoding/json makes of it on the way to the apiserver. */
-export function truncateBytes(s: string, n: number): string {
-  // Fast path: every UTF-16 unit is at least one UTF-8 byte, at most three.
-  if (s.length * 3 <= n) return s;
-  const bytes = encoder.encode(s);
-  if (bytes.length <= n) return s;
-  return decoder.decode(bytes.subarray(0, n));
-}
+export { truncateBytes } from './go-string.js';
 
 /** kubetypes.SortInitContainerStatuses: bring statuses into spec order with the upstream swap
  *  algorithm (statuses without a spec container keep whatever position the swaps leave them in). */

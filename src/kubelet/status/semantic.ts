@@ -9,6 +9,8 @@
 //     that two statuses Go would marshal identically produce no diff here either.
 import { parseRfc3339, truncateToSeconds } from '../../model/time.js';
 import type { ContainerStatus, PodStatus } from '../../model/pod.js';
+import { canonicalQuantity, cmpQuantity, parseQuantityValue } from '../../model/quantity.js';
+import { goJsonString } from './go-string.js';
 
 /** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. (A switch
  *  rather than a Set: it is asked for nearly every scalar of a status, and needs no hashing.) */
@@ -59,12 +61,56 @@ function sameInstant(a: string, b: string): boolean {
   return x !== undefined && x === parseRfc3339(b);
 }
 
+/** v1.ResourceList fields of a pod status (map[ResourceName]resource.Quantity): a container
+ *  status's allocatedResources and its resources' limits and requests (v1.27+). */
+function isResourceListKey(key: string): boolean {
+  return key === 'allocatedResources' || key === 'limits' || key === 'requests';
+}
+
+/** Semantic's func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 } for each key of two
+ *  ResourceLists ("ignore formatting, only care that numeric value stayed the same"); the key sets
+ *  must match. A value that is no quantity (upstream could not have decoded it) compares as is. */
+function resourceListsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  if (ka.length !== Object.keys(b).filter((k) => b[k] !== undefined).length) return false;
+  for (const k of ka) {
+    if (!(k in b) || b[k] === undefined) return false;
+    const x = parseQuantityValue(a[k]);
+    const y = parseQuantityValue(b[k]);
+    if (x === undefined || y === undefined ? a[k] !== b[k] : cmpQuantity(x, y) !== 0) return false;
+  }
+  return true;
+}
+
+/** A ResourceList as MarshalJSON writes it: each quantity in canonical form ("1000m" → "1"). */
+function goJsonResourceList(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | null = null;
+  let any = false;
+  for (const k in o) {
+    const v = o[k];
+    const q = v === undefined || v === null ? undefined : parseQuantityValue(v);
+    const c = q === undefined ? v : canonicalQuantity(q);
+    if (out === null && (c !== v || c === undefined || c === null)) {
+      out = {};
+      for (const k2 in o) {
+        if (k2 === k) break;
+        if (o[k2] !== undefined && o[k2] !== null) out[k2] = o[k2];
+      }
+    }
+    if (c === undefined || c === null) continue; // (a nil map value is no entry)
+    if (out !== null) out[k] = c;
+    any = true;
+  }
+  return any ? (out ?? o) : undefined; // (omitempty: an empty map is left out)
+}
+
 /** apiequality.Semantic.DeepEqual over JSON-shaped values (see the file comment). */
 export function semanticDeepEqual(a: unknown, b: unknown, key = ''): boolean {
   if (a === b) return true;
   const az = isZero(a, key);
   const bz = isZero(b, key);
   if (az || bz) return az && bz;
+  if (isResourceListKey(key) && isPlainMap(a) && isPlainMap(b)) return resourceListsEqual(a, b);
   if (typeof a !== typeof b) return false;
   if (typeof a === 'string') return isTimeKey(key) && sameInstant(a, b as string);
   if (typeof a !== 'object') return false;
@@ -113,6 +159,8 @@ function goJsonValue(v: unknown, key: string): unknown {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') {
     if (isTimeKey(key)) return goJsonTime(v);
+    // A message cut mid-character by normalizeStatus holds raw bytes: encoding/json writes each as U+FFFD.
+    if (key === 'message') return v === '' ? undefined : goJsonString(v);
     return v === '' && !isPointerKey(key) ? undefined : v;
   }
   if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !isPointerKey(key) ? undefined : v;
@@ -120,8 +168,13 @@ function goJsonValue(v: unknown, key: string): unknown {
   return goJsonObject(v, key);
 }
 
+function isPlainMap(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 /** goJsonValue of an object or a list. */
 function goJsonObject(v: object, key: string): unknown {
+  if (isResourceListKey(key) && isPlainMap(v)) return goJsonResourceList(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return undefined;
     // Elements are never omitted: a zero struct is {}, a scalar stays as it is.

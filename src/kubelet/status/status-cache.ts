@@ -5,7 +5,7 @@
 import { NO_REVERTED_FIXES, type RevertedFixes } from '../../model/fixes.js';
 import { deepFreeze } from '../../model/freeze.js';
 import { Channel, type Engine, type Process, type Rng } from '../../engine/index.js';
-import { isStaticPod, podKey, podUID, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import { isStaticPod, podKey, podUID, type Pod, type PodCondition, type PodStatus, type UID } from '../../model/pod.js';
 import type { KubeClient, PodDeletionSafetyProvider } from '../../model/client.js';
 import { emitsNothing, type LogLevel, type TraceType, type Tracer } from '../../model/trace.js';
 import type { VClock } from '../../model/time.js';
@@ -297,6 +297,28 @@ export abstract class StatusCache {
     }
     this.podStatusChannel.trySend(undefined); // a wake-up is already pending otherwise
     return true;
+  }
+
+  /** Go slice aliasing, modelled (current, v1.26+ with PodDisruptionConditions): syncBatch copies
+   *  the versionedPodStatus out of m.podStatuses by value, and syncPod hands `status.status` to
+   *  mergePodStatus by value again, so newPodStatus.Conditions still shares its backing array with
+   *  the cache entry; mergePodStatus's updateLastTransitionTime(&newPodStatus, &oldPodStatus,
+   *  DisruptionTarget) writes the re-stamped time through `&status.Conditions[i]`, into the cache
+   *  (status_manager.go syncPod / mergePodStatus / updateLastTransitionTime). Version, `at` and
+   *  podIsFinished stay; the time is metav1.Now(), not normalized. Only the entry the batch copied
+   *  is hit: one that updateStatusInternal replaced meanwhile (a fresh DeepCopy) is not. */
+  protected aliasDisruptionTargetRestamp(uid: UID, entry: VersionedPodStatus, restamped: PodCondition): void {
+    if (this.podStatuses.get(uid) !== entry) return;
+    const list = entry.status.conditions;
+    const i = list ? list.findIndex((c) => c.type === restamped.type) : -1; // podutil.GetPodCondition: the first
+    if (i < 0 || list![i].lastTransitionTime === restamped.lastTransitionTime) return;
+    const conditions = [...list!];
+    conditions[i] = { ...list![i], lastTransitionTime: restamped.lastTransitionTime };
+    if (restamped.lastTransitionTime === undefined) delete conditions[i].lastTransitionTime;
+    const next: VersionedPodStatus = Object.freeze({ ...entry, status: deepFreeze({ ...entry.status, conditions }) });
+    this.podStatuses.set(uid, next);
+    this.sameMemo.delete(uid);
+    this.reconcileMemo.delete(uid);
   }
 
   /** updateStatusInternal's "Ignoring same status": the update equals the cache entry. A frozen

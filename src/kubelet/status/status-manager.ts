@@ -16,7 +16,7 @@
 // cache and version book-keeping, updateStatusInternal) < status-setters.ts (the Set*/Terminate
 // API) < this file.
 import { Channel, select, type Proc } from '../../engine/index.js';
-import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, podUID, type Pod, type PodStatus, type UID } from '../../model/pod.js';
+import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, podUID, type Pod, type PodCondition, type PodStatus, type UID } from '../../model/pod.js';
 import type { StatusManagerApi } from '../api.js';
 import { mergePodStatus } from './merge.js';
 import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
@@ -256,6 +256,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     }
 
     const oldStatus = pod.status ?? {};
+    let restamped: PodCondition | undefined;
     const merged =
       this.gen === 'classic'
         ? mergePodStatus(oldStatus, st.status, 'classic')
@@ -264,7 +265,9 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
             gates: this.gates,
             now: this.clock.now(),
             reverted: this.reverted,
+            onRestamp: (c) => (restamped = c),
           });
+    if (restamped !== undefined) this.aliasDisruptionTargetRestamp(uid, st, restamped);
 
     // statusutil.PatchPodStatus
     const ns = pod.metadata?.namespace ?? '';

@@ -1,7 +1,7 @@
 // The pure part of TerminatePod and its helpers (status_manager.go).
 import type { ContainerStatus, LogLevel, Pod, PodStatus } from '../../model/index.js';
 import { isStaticPod } from '../../model/pod.js';
-import { getContainerByIndex, isRestartableInitContainer } from './conditions.js';
+import { getContainerByIndex, isRestartableInitContainerUngated } from './conditions.js';
 import type { RevertedFixes } from '../../model/fixes.js';
 import { UNKNOWN_TERMINATED_STATE, type Generation, type StatusFeatureGates } from './types.js';
 
@@ -19,7 +19,7 @@ export function hasPodInitialized(pod: Pod, gen: Generation, gates?: StatusFeatu
     const c = getContainerByIndex(inits, statuses, l - 1);
     if (!c) return false; // "Mismatch between pod spec and status, likely programmer error"
     const st = statuses[l - 1];
-    if (isRestartableInitContainer(c, gen, gates)) {
+    if (isRestartableInitContainerUngated(c, gen)) {
       if (st.state?.running && st.started === true) return true;
     } else {
       const last = st.lastState?.terminated;

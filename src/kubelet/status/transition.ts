@@ -1,6 +1,6 @@
 // The container-state transition check and condition transition times (status_manager.go).
 import type { ContainerStatus, PodCondition, PodSpec, PodStatus } from '../../model/pod.js';
-import { getContainerByIndex, getPodConditionIndex, isRestartableInitContainer } from './conditions.js';
+import { getContainerByIndex, getPodConditionIndex, isRestartableInitContainerUngated } from './conditions.js';
 import type { Generation, StatusFeatureGates } from './types.js';
 
 /** A rejected update: the container named in the error and upstream's error text. */
@@ -47,7 +47,7 @@ export function checkContainerStateTransition(oldStatus: PodStatus, newStatus: P
     const o = olds[i];
     const ic = getContainerByIndex(spec?.initContainers, olds, i);
     if (!ic) return { container: o.name, message: `found mismatch between pod spec and status, container: ${o.name}` };
-    if (isRestartableInitContainer(ic, gen, gates)) continue;
+    if (isRestartableInitContainerUngated(ic, gen)) continue; // (no gate: v1.28+)
     const term = o.state?.terminated;
     if (!term) continue;
     if ((term.exitCode ?? 0) !== 0 && policy === 'OnFailure') continue;

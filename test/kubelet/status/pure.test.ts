@@ -69,7 +69,7 @@ describe('semanticDeepEqual (Semantic.DeepEqual over JSON-shaped statuses)', () 
 describe('truncateBytes (Go byte slicing)', () => {
   it('cuts at a byte count, even inside a UTF-8 sequence', () => {
     expect(truncateBytes('abcdef', 3)).toBe('abc');
-    expect(truncateBytes('héllo', 2)).toBe('h\uFFFD'); // é is 2 bytes; one of them survives
+    expect(truncateBytes('héllo', 2)).toBe('h\udcc3'); // é is C3 A9; the byte C3 survives, raw (issue 13 §4: Go keeps bytes)
     expect(truncateBytes('héllo', 3)).toBe('hé');
     expect(truncateBytes('short', 100)).toBe('short');
   });

@@ -1,6 +1,9 @@
 // ORACLE for test/kubelet/status/semantic-equivalence.test.ts: src/kubelet/status/semantic.ts as it was
 // at commit 09b2144, before its performance work. The property tests check that the optimized
 // goJsonPodStatus gives the very same answers. Do not optimize this copy.
+// Issue 13 §4 added two rules, here in their plain form: a `message` is written as encoding/json
+// writes a Go string (each raw byte as U+FFFD), and a ResourceList (allocatedResources,
+// limits, requests) with each quantity in canonical form.
 
 // Go value semantics for pod statuses held as JSON-shaped TypeScript objects.
 //
@@ -13,6 +16,21 @@
 //     that two statuses Go would marshal identically produce no diff here either.
 import { parseRfc3339, truncateToSeconds } from '../../../../src/model/time.js';
 import type { ContainerStatus, PodStatus } from '../../../../src/model/pod.js';
+import { canonicalQuantity, parseQuantityValue } from '../../../../src/model/quantity.js';
+import { goJsonString } from '../../../../src/kubelet/status/go-string.js';
+
+/** A ResourceList as MarshalJSON writes it: every entry kept (map values are never omitted; a
+ *  nil one is no entry), each quantity canonical; an empty map is omitted. */
+function goJsonResourceList(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === null) continue;
+    const q = parseQuantityValue(v);
+    out[k] = q === undefined ? v : canonicalQuantity(q);
+  }
+  if (Object.keys(out).length === 0) return undefined;
+  return Object.entries(out).every(([k, v]) => o[k] === v) && Object.keys(out).length === Object.keys(o).length ? o : out;
+}
 
 /** Fields that are pointers in the Go types: nil and a pointer to a zero value differ. */
 const POINTER_KEYS = new Set(['startTime', 'running', 'waiting', 'terminated', 'started', 'resources', 'user', 'stopSignal']);
@@ -102,6 +120,7 @@ function goJsonValue(v: unknown, key: string): unknown {
   const ptr = POINTER_KEYS.has(key);
   if (typeof v === 'string') {
     if (TIME_KEYS.has(key)) return goJsonTime(v);
+    if (key === 'message') return v === '' ? undefined : goJsonString(v);
     return v === '' && !ptr ? undefined : v;
   }
   if (typeof v === 'boolean' || typeof v === 'number') return (v === false || v === 0) && !ptr ? undefined : v;
@@ -122,6 +141,7 @@ function goJsonValue(v: unknown, key: string): unknown {
     return list ?? v;
   }
   const o = v as Record<string, unknown>;
+  if (key === 'allocatedResources' || key === 'limits' || key === 'requests') return goJsonResourceList(o);
   let out: Record<string, unknown> | null = null; // made at the first field that is not its own encoding
   let any = false;
   for (const k in o) {
