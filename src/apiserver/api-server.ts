@@ -9,6 +9,7 @@ import { isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../model/p
 import type { Actor } from '../model/trace.js';
 import { applyStrategicMergePatch, jsonEqual, StrategicMergeError } from '../model/strategic-merge.js';
 import { getPodQOS } from '../model/qos.js';
+import { NodeStore } from './node-store.js';
 import { PodStore, splitKey } from './store.js';
 
 export type { ApiServerOptions, ApiVerb, StoreWrite, WatchEvent, WatchEventType, WatchListener } from './store.js';
@@ -16,6 +17,9 @@ export type { ApiServerOptions, ApiVerb, StoreWrite, WatchEvent, WatchEventType,
 const DEFAULT_GRACE_SECONDS = 30;
 
 export class ApiServer extends PodStore {
+  /** Nodes and their leases (the node lifecycle, when a scenario has one). */
+  readonly nodes = new NodeStore(this.clock, this.tracer, () => this.down);
+
   // ----------------------------------------------------------------------------------------------
   // Requests (each traced as api.<verb> when served, api.error when answered with an error)
 

@@ -11,6 +11,7 @@ export type TraceType =
   | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.forget'
   | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
   | 'kubelet.start' | 'kubelet.stop'
+  | 'node.lease' | 'node.status' | 'node.taint' | 'controller.mark-not-ready' | 'controller.evict'
   | 'step' | 'log' | 'fault.begin' | 'fault.end' | 'invariant.violation';
 
 export interface TraceEvent {

@@ -6,7 +6,8 @@ import type { ApiResult, DeleteOptions, KubeClient } from '../model/client.js';
 import { podKey, type Pod } from '../model/pod.js';
 import type { Verb } from '../scenario/types.js';
 import { emitsNothing } from '../model/trace.js';
-import type { Network } from './network.js';
+import type { NodeClient, NodeObject, NodeReadyCondition } from '../model/node.js';
+import type { Network, WireVerb } from './network.js';
 import { TokenBucket } from './token-bucket.js';
 
 export interface NetworkClientOptions {
@@ -17,7 +18,7 @@ export interface NetworkClientOptions {
   requestTimeoutMs?: number;
 }
 
-export class NetworkClient implements KubeClient {
+export class NetworkClient implements KubeClient, NodeClient {
   readonly requestTimeoutMs: number;
   private readonly bucket: TokenBucket;
 
@@ -44,10 +45,31 @@ export class NetworkClient implements KubeClient {
     return this.request('create', podKey(pod), '', '', pod);
   }
 
+  /** PUT the node's Lease with renewTime now (the heartbeat client: no client-side rate limit). */
+  renewLease(node: string): Proc<ApiResult<number>> {
+    return this.nodeRequest('lease', 'patch', node, undefined);
+  }
+
+  /** GET nodes/{name} (the heartbeat client). */
+  getNode(node: string): Proc<ApiResult<NodeObject>> {
+    return this.nodeRequest('node-get', 'get', node, undefined);
+  }
+
+  /** PATCH nodes/{name}/status: the Ready condition (the heartbeat client). */
+  patchNodeReady(node: string, ready: NodeReadyCondition): Proc<ApiResult<NodeObject>> {
+    return this.nodeRequest('node-status', 'patch', node, ready);
+  }
+
   /** @internal What the apiserver does with a request of this client's that reaches it. */
-  serve(verb: Verb, namespace: string, name: string, arg: unknown): ApiResult<unknown> {
+  serve(verb: WireVerb, namespace: string, name: string, arg: unknown): ApiResult<unknown> {
     const api = this.network.apiserver;
     switch (verb) {
+      case 'lease':
+        return api.nodes.renewLease(name, 'kubelet');
+      case 'node-get':
+        return api.nodes.getNode(name, 'kubelet');
+      case 'node-status':
+        return api.nodes.setReady(name, arg as NodeReadyCondition, 'kubelet');
       case 'get':
         return api.get(namespace, name, 'kubelet');
       case 'patch':
@@ -78,6 +100,22 @@ export class NetworkClient implements KubeClient {
     net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code: 'timeout', message });
     return { ok: false, code: 'timeout', message };
   }
+
+  /** A node lifecycle request: like a pod request on the wire (latency, partitions, timeouts, a
+   *  dead kubelet), but not rate limited (the kubelet's heartbeat client has QPS -1), drawing its
+   *  latency from the node stream, traced by what the apiserver does (node.lease, node.status). */
+  private *nodeRequest<T>(verb: WireVerb, like: Verb, node: string, arg: unknown): Proc<ApiResult<T>> {
+    const net = this.network;
+    if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait();
+    const sentAt = net.engine.nowMs;
+    const latency = net.drawNodeLatency(like);
+    const call = new Call(this, verb, `node/${node}`, '', node, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
+    const r = (yield call) as ApiResult<T> | null;
+    if (r !== null) return r;
+    const message = net.timeoutMessage();
+    net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb: like, node, code: 'timeout', message });
+    return { ok: false, code: 'timeout', message };
+  }
 }
 
 /**
@@ -105,7 +143,7 @@ class Call implements Waitable<unknown> {
 
   constructor(
     private readonly client: NetworkClient,
-    private readonly verb: Verb,
+    private readonly verb: WireVerb,
     private readonly key: string,
     private readonly namespace: string,
     private readonly name: string,

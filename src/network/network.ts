@@ -20,6 +20,14 @@ import type { Tracer } from '../model/trace.js';
 import type { Latency, LatencyRange, Verb } from '../scenario/types.js';
 import { WatchFeed, type WatchFeedOptions } from './watch-feed.js';
 
+/** What travels the link: the pod requests of the contract's verbs, and the node lifecycle's lease
+ *  and node status requests (which `fail` and the verb latencies of a scenario do not name). */
+export type WireVerb = Verb | 'lease' | 'node-get' | 'node-status';
+
+export function isPodVerb(v: WireVerb): v is Verb {
+  return v === 'get' || v === 'patch' || v === 'delete' || v === 'create';
+}
+
 /** What `fail` may inject. 'timeout': no answer at all (the client gives up after requestTimeout). */
 export type FailCode = Exclude<ApiErrorCode, 422> | 'timeout';
 
@@ -75,6 +83,7 @@ export class Network {
   readonly burst: number;
   readonly requestTimeoutMs: number;
   private latencyNow: Latency;
+  private nodeLatencyRng: Rng | undefined;
   private partitionedNow = false;
   private rules: FailRule[] = [];
   private ruleIds = 0;
@@ -192,6 +201,14 @@ export class Network {
     return drawIn(this.latencyRng, this.latencyNow[verb]);
   }
 
+  /** @internal One latency draw for a node request (lease, node status): the range of the pod verb
+   *  it resembles, from its own stream 'network/latency/node', so that turning the node lifecycle on
+   *  shifts no pod request's draw. */
+  drawNodeLatency(like: Verb): number {
+    this.nodeLatencyRng ??= this.latencyRng.fork('node');
+    return drawIn(this.nodeLatencyRng, this.latencyNow[like]);
+  }
+
   /** @internal One delay draw for a watch event (the `get` range). */
   drawWatchLatency(): number {
     return drawIn(this.watchRng, this.latencyNow.get);
@@ -204,7 +221,7 @@ export class Network {
 
   /** @internal A kubelet request reaches the apiserver end of the link now: served by
    *  `request.serve()` unless lost or failed. null: no answer. */
-  arrive<T>(verb: Verb, key: string, request: { serve(): ApiResult<T> }): ApiResult<T> | null {
+  arrive<T>(verb: WireVerb, key: string, request: { serve(): ApiResult<T> }): ApiResult<T> | null {
     if (this.partitionedNow) return null;
     const code = this.takeFailure(verb);
     if (code === undefined) return request.serve();
@@ -219,9 +236,9 @@ export class Network {
     return TIMEOUT_MESSAGE;
   }
 
-  private takeFailure(verb: Verb): FailCode | undefined {
+  private takeFailure(verb: WireVerb): FailCode | undefined {
     const rules = this.rules;
-    if (rules.length === 0) return undefined;
+    if (rules.length === 0 || !isPodVerb(verb)) return undefined;
     const now = this.engine.nowMs;
     for (const r of rules) {
       if (!r.verbs.has(verb)) continue;

@@ -18,6 +18,7 @@ import {
   type SourcePos,
   type Step,
   type StepAction,
+  type NodeLifecycleConfig,
 } from './types.js';
 
 export interface BuildInput {
@@ -105,7 +106,19 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     timeline,
     expect,
     invariants: inv === 'all' ? [...INVARIANT_NAMES] : inv === 'none' ? [] : [...new Set(inv)],
+    ...(spec.nodeLifecycle ? { nodeLifecycle: nodeLifecycleConfig(spec.nodeLifecycle) } : {}),
   });
+}
+
+/** spec.nodeLifecycle with kube-controller-manager's and the kubelet's defaults. */
+function nodeLifecycleConfig(n: NonNullable<NonNullable<RawScenario['spec']>['nodeLifecycle']>): NodeLifecycleConfig {
+  return {
+    nodeMonitorPeriodMs: n.nodeMonitorPeriod ?? 5_000,
+    nodeMonitorGracePeriodMs: n.nodeMonitorGracePeriod ?? 40_000,
+    leaseDurationMs: n.leaseDuration ?? 40_000,
+    nodeStatusUpdateFrequencyMs: n.nodeStatusUpdateFrequency ?? 10_000,
+    healthyNodes: n.healthyNodes ?? 2,
+  };
 }
 
 /** JSON with sorted keys: the same manifest hashes the same whatever its key order. */

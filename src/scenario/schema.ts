@@ -394,6 +394,16 @@ const spec = z.strictObject({
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
   apiserver: z.strictObject({ latency: latency.optional() }).nullish(),
+  nodeLifecycle: z
+    .strictObject({
+      nodeMonitorPeriod: positiveDuration.optional(),
+      nodeMonitorGracePeriod: positiveDuration.optional(),
+      leaseDuration: positiveDuration.optional(),
+      nodeStatusUpdateFrequency: positiveDuration.optional(),
+      healthyNodes: z.int().min(0).max(1000).optional(),
+    })
+    .nullish()
+    .meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),
   pods: z.array(pod).nullish(),
   staticPods: z.array(pod).nullish(),
   timeline: z.array(step).nullish(),

@@ -138,6 +138,20 @@ export const INVARIANT_NAMES = [
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
+/** spec.nodeLifecycle, defaulted as kube-controller-manager and the kubelet are. */
+export interface NodeLifecycleConfig {
+  /** --node-monitor-period: 5s */
+  nodeMonitorPeriodMs: number;
+  /** --node-monitor-grace-period: 40s */
+  nodeMonitorGracePeriodMs: number;
+  /** the kubelet's nodeLeaseDurationSeconds: 40s (renewed every quarter of it) */
+  leaseDurationMs: number;
+  /** the kubelet's nodeStatusUpdateFrequency: 10s */
+  nodeStatusUpdateFrequencyMs: number;
+  /** the cluster's other nodes, always Ready, without pods: 2 */
+  healthyNodes: number;
+}
+
 export interface Scenario {
   /** Path of the file it was loaded from ("<string>" when loaded from text). */
   file: string;
@@ -156,5 +170,7 @@ export interface Scenario {
   timeline: Step[];
   expect: Assertion[];
   invariants: InvariantName[]; // `all` → every name, `none` → []
+  /** The node lifecycle (spec.nodeLifecycle); undefined when the scenario has none. */
+  nodeLifecycle?: NodeLifecycleConfig;
   /** Extension fields under x-kss at the top of spec (reserved). */
 }

@@ -2,7 +2,7 @@
 // status manager and, with `runtime: simulated`, the node), started after the informer's initial
 // list, stopped by a restart. The world keeps what outlives an incarnation (the runtime, the
 // apiserver, the network); everything here is lost with the process.
-import type { Engine } from '../engine/index.js';
+import type { Engine, Process } from '../engine/index.js';
 import type { ApiServer } from '../apiserver/index.js';
 import { NetworkClient, type Network } from '../network/index.js';
 import type { VClock } from '../model/time.js';
@@ -13,6 +13,7 @@ import { PodManager } from '../kubelet/pod-manager.js';
 import { StatusManager } from '../kubelet/status/status-manager.js';
 import { Node, type Runtime } from '../kubelet/node/index.js';
 import type { StaticDeletionSafety } from './deletion-safety.js';
+import { startHeartbeats } from './node-lifecycle.js';
 import type { WorldTracer } from './tracer.js';
 
 /** One incarnation of the kubelet process: everything it holds in memory. */
@@ -23,6 +24,8 @@ export interface KubeletIncarnation {
   statusManager: StatusManager;
   node: Node | null;
   safety: PodDeletionSafetyProvider;
+  /** The node lifecycle's heartbeat processes (spec.nodeLifecycle), stopped with the kubelet. */
+  heartbeats: Process[];
 }
 
 /** What an incarnation is built from (the World satisfies it). */
@@ -51,7 +54,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   const k = h.config;
   const podManager = new PodManager();
   const client = new NetworkClient(h.network, group);
-  const incarnation: KubeletIncarnation = { n, group, podManager, statusManager: null!, node: null, safety: h.staticSafety };
+  const incarnation: KubeletIncarnation = { n, group, podManager, statusManager: null!, node: null, safety: h.staticSafety, heartbeats: [] };
   const statusManager = new StatusManager({
     engine: h.engine,
     clock: h.clock,
@@ -91,6 +94,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   }
   h.tracer.emit({ type: 'kubelet.start', actor: 'kubelet', incarnation: n, variant: h.variant });
   statusManager.start();
+  if (h.scenario.nodeLifecycle) incarnation.heartbeats = startHeartbeats(h, h.scenario.nodeLifecycle, group);
   if (incarnation.node) {
     incarnation.node.start();
     for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);
@@ -105,6 +109,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
 export function stopIncarnation(h: KubeletHost, kl: KubeletIncarnation): void {
   kl.node?.stop();
   kl.statusManager.stop();
+  for (const p of kl.heartbeats) h.engine.kill(p);
   h.network.killGroup(kl.group);
   h.tracer.emit({ type: 'kubelet.stop', actor: 'kubelet', incarnation: kl.n });
 }

@@ -12,6 +12,7 @@ import type { FeatureGate, KubeletConfig, Scenario, ScenarioPod, Step, Variant }
 import { Runtime } from '../kubelet/node/index.js';
 import { StaticDeletionSafety } from './deletion-safety.js';
 import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
+import { setupNodeLifecycle } from './node-lifecycle.js';
 import { applyStep, StepError, type StepContext } from './steps/index.js';
 import { WorldTracer, type TraceRecord } from './tracer.js';
 
@@ -97,6 +98,7 @@ export class World implements StepContext, KubeletHost {
       if (sp.only === 'kubelet' || sp.createAtMs !== 0) continue;
       this.createInApiserver(sp, 'user');
     }
+    if (s.nodeLifecycle) setupNodeLifecycle(this, s.nodeLifecycle);
     this.startKubelet(true);
     for (const sp of s.pods) {
       if (sp.only === 'kubelet') this.kubeletOnlyPod(sp);

@@ -94,7 +94,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['model'],
   ['scenario'],
   ['apiserver'],
-  ['network', 'kubelet'],
+  ['network', 'kubelet', 'controller'],
   ['invariants'],
   ['world'],
   ['report'],

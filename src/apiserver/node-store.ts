@@ -1,0 +1,101 @@
+// The cluster-scoped objects of the node lifecycle, as far as status needs them: each node's Lease
+// (coordination.k8s.io/v1 in kube-node-lease: its renewTime, the kubelet's heartbeat) and the
+// Node's Ready condition and taints (core/v1 Node). Served by the apiserver (ApiServer.nodes); the
+// kubelet reaches it over the network, the node lifecycle controller directly (it runs in the
+// control plane, reading from informers).
+import type { ApiResult } from '../model/client.js';
+import type { VClock } from '../model/time.js';
+import type { NodeObject, NodeReadyCondition, Taint } from '../model/node.js';
+import type { Actor, Tracer } from '../model/trace.js';
+
+export class NodeStore {
+  private readonly nodes = new Map<string, NodeObject>();
+  /** Each node's lease renewTime, virtual ms. */
+  private readonly leases = new Map<string, number>();
+
+  constructor(
+    private readonly clock: VClock,
+    private readonly tracer: Tracer,
+    private readonly isDown: () => boolean,
+  ) {}
+
+  /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given. */
+  register(name: string, ready: NodeReadyCondition): void {
+    if (this.nodes.has(name)) return;
+    this.nodes.set(name, { name, ready, taints: [] });
+  }
+
+  /** The stored node (informer read: never refused, not traced). */
+  node(name: string): NodeObject | undefined {
+    return this.nodes.get(name);
+  }
+
+  /** The lease's renewTime (virtual ms), if the lease exists. */
+  leaseRenewMs(name: string): number | undefined {
+    return this.leases.get(name);
+  }
+
+  /** Every node name, sorted. */
+  names(): string[] {
+    return [...this.nodes.keys()].sort();
+  }
+
+  /** PUT leases/{name} with renewTime now (the lease controller's update; creates it if missing). */
+  renewLease(name: string, actor: Actor): ApiResult<number> {
+    if (this.isDown()) return this.unavailable(name, actor, 'lease');
+    const now = this.clock.nowMs;
+    this.leases.set(name, now);
+    this.tracer.emit({ type: 'node.lease', actor, node: name, renewTime: this.clock.now() });
+    return { ok: true, value: now };
+  }
+
+  /** GET nodes/{name}. */
+  getNode(name: string, actor: Actor): ApiResult<NodeObject> {
+    if (this.isDown()) return this.unavailable(name, actor, 'node');
+    const n = this.nodes.get(name);
+    if (n === undefined) return { ok: false, code: 404, message: `nodes "${name}" not found` };
+    return { ok: true, value: n };
+  }
+
+  /** PATCH nodes/{name}/status: the Ready condition. Traced as node.status when its status changes. */
+  setReady(name: string, ready: NodeReadyCondition, actor: Actor): ApiResult<NodeObject> {
+    if (this.isDown()) return this.unavailable(name, actor, 'node');
+    const cur = this.nodes.get(name);
+    if (cur === undefined) return { ok: false, code: 404, message: `nodes "${name}" not found` };
+    const next: NodeObject = { ...cur, ready };
+    this.nodes.set(name, next);
+    if (cur.ready.status !== ready.status) {
+      this.tracer.emit({ type: 'node.status', actor, node: name, condition: 'Ready', status: ready.status, reason: ready.reason, message: ready.message });
+    }
+    return { ok: true, value: next };
+  }
+
+  /** Add a taint (the controller's SwapNodeControllerTaint / AddOrUpdateTaintOnNode); the taint
+   *  added, undefined when the node has it already (or does not exist). */
+  addTaint(name: string, taint: Omit<Taint, 'timeAdded'>, actor: Actor): Taint | undefined {
+    const cur = this.nodes.get(name);
+    if (cur === undefined) return undefined;
+    if (cur.taints.some((t) => t.key === taint.key && t.effect === taint.effect)) return undefined;
+    const added: Taint = { ...taint, timeAdded: this.clock.now() };
+    this.nodes.set(name, { ...cur, taints: [...cur.taints, added] });
+    this.tracer.emit({ type: 'node.taint', actor, node: name, key: taint.key, effect: taint.effect, added: true });
+    return added;
+  }
+
+  /** Remove a taint (RemoveTaintOffNode). */
+  removeTaint(name: string, key: string, effect: Taint['effect'], actor: Actor): boolean {
+    const cur = this.nodes.get(name);
+    if (cur === undefined) return false;
+    const taints = cur.taints.filter((t) => !(t.key === key && t.effect === effect));
+    if (taints.length === cur.taints.length) return false;
+    this.nodes.set(name, { ...cur, taints });
+    this.tracer.emit({ type: 'node.taint', actor, node: name, key, effect, added: false });
+    return true;
+  }
+
+  private unavailable<T>(name: string, actor: Actor, kind: 'lease' | 'node'): ApiResult<T> {
+    const message = 'the server is currently unable to handle the request';
+    this.tracer.emit({ type: 'api.error', actor, verb: kind === 'lease' ? 'update' : 'get', node: name, code: 503, message });
+    return { ok: false, code: 503, message };
+  }
+}

@@ -1,0 +1,80 @@
+// The Node API objects the node lifecycle reads and writes (core/v1 Node, reduced to its Ready
+// condition and taints), the pod tolerations that answer taints, and the kubelet's client of them.
+import type { Proc } from '../engine/index.js';
+import type { ApiResult } from './client.js';
+import type { Pod } from './pod.js';
+
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+/** The Node's Ready condition (v1.NodeCondition). Times are RFC 3339. */
+export interface NodeReadyCondition {
+  readonly status: ConditionStatus;
+  readonly reason: string;
+  readonly message: string;
+  readonly lastHeartbeatTime: string;
+  readonly lastTransitionTime: string;
+}
+
+/** v1.Taint */
+export interface Taint {
+  readonly key: string;
+  readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly value?: string;
+  readonly timeAdded: string;
+}
+
+export interface NodeObject {
+  readonly name: string;
+  readonly ready: NodeReadyCondition;
+  readonly taints: readonly Taint[];
+}
+
+/** taints.TaintNodeUnreachable / TaintNodeNotReady */
+export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
+export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
+
+/** What the kubelet's node lease and node status loops ask of the apiserver (its heartbeat client). */
+export interface NodeClient {
+  renewLease(node: string): Proc<ApiResult<number>>;
+  getNode(node: string): Proc<ApiResult<NodeObject>>;
+  patchNodeReady(node: string, ready: NodeReadyCondition): Proc<ApiResult<NodeObject>>;
+}
+
+/** v1.Toleration */
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number | null;
+}
+
+/** Toleration.ToleratesTaint (k8s.io/api/core/v1/toleration.go). */
+export function toleratesTaint(t: Toleration, taint: Taint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  switch (t.operator ?? 'Equal') {
+    case 'Exists':
+      return true;
+    case 'Equal':
+      return (t.value ?? '') === (taint.value ?? '');
+    default:
+      return false;
+  }
+}
+
+/** The DefaultTolerationSeconds admission plugin's default (--default-unreachable-toleration-seconds,
+ *  --default-not-ready-toleration-seconds): 300 s. */
+export const DEFAULT_TOLERATION_SECONDS = 300;
+
+/** The pod's tolerations as the apiserver stores them: the DefaultTolerationSeconds admission
+ *  plugin adds `node.kubernetes.io/{not-ready,unreachable}:NoExecute for 300s` to a pod that does
+ *  not tolerate those taints already (kss creates pods without admission, so it is applied here). */
+export function tolerationsWithDefaults(pod: Pod): Toleration[] {
+  const own = ((pod.spec?.tolerations ?? []) as Toleration[]).slice();
+  for (const key of [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE]) {
+    const probe: Taint = { key, effect: 'NoExecute', timeAdded: '' };
+    if (!own.some((t) => toleratesTaint(t, probe))) own.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_TOLERATION_SECONDS });
+  }
+  return own;
+}

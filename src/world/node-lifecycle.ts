@@ -1,0 +1,52 @@
+// The node lifecycle in the world (spec.nodeLifecycle): the kubelet's node is registered Ready
+// before the kubelet starts, the cluster's other (healthy) nodes beside it, and the node lifecycle
+// controller runs in the control plane; each kubelet incarnation runs its heartbeats (the Lease
+// controller and the node status loop) over the network through a heartbeat client of its own.
+import type { Engine, Process } from '../engine/index.js';
+import type { ApiServer } from '../apiserver/index.js';
+import { NodeLifecycleController } from '../controller/nodelifecycle/node-lifecycle-controller.js';
+import { leaseController } from '../kubelet/nodelease/controller.js';
+import { nodeStatusLoop } from '../kubelet/node-status.js';
+import { NetworkClient, type Network } from '../network/index.js';
+import type { VClock } from '../model/time.js';
+import type { Tracer } from '../model/trace.js';
+import type { KubeletConfig, NodeLifecycleConfig } from '../scenario/types.js';
+
+export interface NodeLifecycleHost {
+  readonly engine: Engine;
+  readonly clock: VClock;
+  readonly tracer: Tracer;
+  readonly apiserver: ApiServer;
+  readonly network: Network;
+  readonly config: KubeletConfig;
+}
+
+/** Register the nodes and start the controller (before the first kubelet starts). */
+export function setupNodeLifecycle(h: NodeLifecycleHost, nl: NodeLifecycleConfig): NodeLifecycleController {
+  const now = h.clock.now();
+  h.apiserver.nodes.register(h.config.nodeName, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
+  const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
+  const c = new NodeLifecycleController({
+    engine: h.engine,
+    clock: h.clock,
+    apiserver: h.apiserver,
+    tracer: h.tracer,
+    nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
+    nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
+    healthyNodes,
+    disruptionConditions: h.config.featureGates.PodDisruptionConditions,
+  });
+  c.start();
+  return c;
+}
+
+/** The heartbeats of one kubelet incarnation (killed with its group). */
+export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string): Process[] {
+  // the heartbeat client: rate limiting disabled (QPS -1)
+  const client = new NetworkClient(h.network, group, { qps: 0 });
+  const nodeName = h.config.nodeName;
+  return [
+    h.engine.spawn(`${group}/node-lease`, leaseController({ client, nodeName, renewIntervalMs: nl.leaseDurationMs / 4, rng: h.engine.rng.fork(`${group}/lease`), tracer: h.tracer }), group),
+    h.engine.spawn(`${group}/node-status`, nodeStatusLoop({ client, clock: h.clock, tracer: h.tracer, nodeName, updateFrequencyMs: nl.nodeStatusUpdateFrequencyMs }), group),
+  ];
+}
