@@ -39,7 +39,8 @@ export function testOptions(y: Argv) {
     .option('bail', { type: 'boolean', default: false, describe: 'stop after the first failure' })
     .option('timeout', { type: 'string', coerce: numberOption('timeout', { min: 0 }), describe: 'wall-clock seconds per case before it fails (cases then run on worker threads, even with -j 1)' })
     .option('max-events', { type: 'string', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events' })
-    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' });
+    .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'show failures and the summary only' })
+    .option('sweep', { type: 'string', describe: "FIELD=V1,V2,...: each scenario once per value (e.g. 'spec.kubelet.apiQPS=5,10,50'), reported as a table" });
 }
 
 export function replayOptions(y: Argv) {

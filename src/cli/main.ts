@@ -10,6 +10,8 @@ import { normalizeArgv, numberOption } from './options.js';
 import { replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
 import { TOOL_VERSION } from '../world/run.js';
 import { exploreBuilder, exploreCommand, exploreArgsOf } from './explore-command.js';
+import { fixesCommand } from './fixes-command.js';
+import { sweepCommand } from './sweep-command.js';
 import { diffArgs, diffCommand, diffOptions } from './diff-command.js';
 import { inspectArgs, inspectCommand, inspectOptions } from './inspect-command.js';
 
@@ -38,7 +40,9 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
       if (usageError === undefined) code = runCommand(runArgs(a), io);
     })
     .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions, async (a) => {
-      if (usageError === undefined) code = await testCommand(testArgs(a), io);
+      if (usageError !== undefined) return;
+      if (a.sweep !== undefined) code = sweepCommand({ sweep: a.sweep, paths: (a.paths as string[] | undefined) ?? [], seed: a.seed, maxEvents: a['max-events'] }, io);
+      else code = await testCommand(testArgs(a), io);
     })
     .command(
       'replay <trace> [scenario]',
@@ -77,8 +81,11 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
       if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
       code = await exploreCommand(exploreArgsOf(a), io);
     })
+    .command('fixes', 'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)', (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }), (a) => {
+      if (usageError === undefined) code = fixesCommand({ format: a.format }, io);
+    })
     .epilogue('kss --version prints the version. Each option is given once; --tag alone repeats.')
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff, explore')
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff, explore, fixes')
     .strict()
     .help()
     .version(false)

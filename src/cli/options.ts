@@ -7,18 +7,19 @@
 //   for flags; an option given no value (`--seed` last) is a usage error.
 // - The first word names the command; an unknown one is a usage error, even with `--help`.
 
-export const COMMANDS = ['run', 'test', 'replay', 'validate', 'schema', 'inspect', 'diff', 'explore'] as const;
+export const COMMANDS = ['run', 'test', 'replay', 'validate', 'schema', 'inspect', 'diff', 'explore', 'fixes'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** Options that take a value, per command (long names). */
 const VALUED: Record<CommandName, readonly string[]> = {
   run: ['seed', 'until', 'status-manager', 'trace', 'format', 'max-events', 'choices', 'record-choices', 'pod', 'from', 'to', 'only', 'html', 'trace-format'],
-  test: ['tag', 'grep', 'shard', 'seeds', 'seed', 'status-manager', 'jobs', 'reporter', 'output', 'timeout', 'max-events'],
+  test: ['tag', 'grep', 'shard', 'seeds', 'seed', 'status-manager', 'jobs', 'reporter', 'output', 'timeout', 'max-events', 'sweep'],
   replay: ['max-events'],
   validate: [],
   schema: ['output'],
   inspect: ['at', 'pod', 'seed', 'status-manager'],
   diff: ['seeds', 'generations', 'status-manager', 'until', 'format'],
+  fixes: ['format'],
   explore: ['runs', 'time', 'strategy', 'depth', 'max-deviations', 'seed', 'jobs', 'shard', 'shard-total', 'oracle', 'out', 'reporter'],
 };
 

@@ -15,6 +15,9 @@ import { NoIllegalContainerTransition, NoReadyWhenTerminal, TerminalPhaseSticky,
 import type { InvariantWorld } from '../model/world-view.js';
 import { VersionMonotonic } from './version-monotonic.js';
 import { WriteMatchesUID } from './write-matches-uid.js';
+import { PhaseNeverGoesBack } from './phase-never-goes-back.js';
+import { DeletedPodReachesTerminal } from './deleted-pod-reaches-terminal.js';
+import { WriteBudget } from './write-budget.js';
 
 export type { InvariantChecker } from './checker.js';
 export type { InvariantWorld, RuntimeView } from '../model/world-view.js';
@@ -55,6 +58,15 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
         break;
       case 'deletion-completes':
         out.push(new DeletionCompletes(feeds, quietClock()));
+        break;
+      case 'phase-never-goes-back':
+        out.push(new PhaseNeverGoesBack(feeds));
+        break;
+      case 'deleted-pod-reaches-terminal':
+        out.push(new DeletedPodReachesTerminal(feeds, quietClock()));
+        break;
+      case 'write-budget':
+        out.push(new WriteBudget(feeds));
         break;
     }
   }

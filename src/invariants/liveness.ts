@@ -186,11 +186,13 @@ export class StatusConverges extends LivenessChecker {
  * simulated node: one ContainerGCPeriod more; a
  * mirror pod, which its static pod's sync deletes: one pod resync more); still there when due is
  * a violation. Only pods this run's kubelet is
- * responsible for count: on its node, not `only: apiserver`, and not held by finalizers (nothing in
- * the simulation removes finalizers). With `runtime: none` no pod workers stop containers or call
+ * responsible for count: on its node, not `only: apiserver`. A pod held by finalizers cannot leave
+ * (nothing in the simulation removes finalizers): it is done once the kubelet has sent its final
+ * DELETE (grace 0) for it. With `runtime: none` no pod workers stop containers or call
  * TerminatePod, so a pod counts only once the scenario has handed it to the status manager: it has
- * a cache entry, and in the current generation that entry is finished (TerminatePod ran); mirror
- * pods never count there (no mirror client runs).
+ * a cache entry, and in the current generation that entry is finished (TerminatePod ran), or a
+ * `terminatePod` step ran for it (the pod worker is done with it: a TerminatePod the status manager
+ * refused, BZ-03's wedge, still counts); mirror pods never count there (no mirror client runs).
  */
 export class DeletionCompletes extends LivenessChecker {
   /** Objects being deleted, by UID, with their grace deadline (virtual ms). */
@@ -199,11 +201,21 @@ export class DeletionCompletes extends LivenessChecker {
   /** When the current kubelet started: one that starts while a pod is being deleted kills it with
    *  the whole grace period again (it knows nothing of the time already spent). */
   private kubeletStartMs = 0;
+  /** Pod keys a `terminatePod` step ran for (runtime: none). */
+  private readonly terminated = new Set<string>();
+  /** UIDs the kubelet sent its final DELETE for (what a pod held by finalizers waits on). */
+  private readonly finalDelete = new Set<UID>();
 
   constructor(feeds: Feeds, quiet: QuietClock) {
     super('deletion-completes', feeds, quiet);
     feeds.onTrace(['kubelet.start'], (r) => {
       this.kubeletStartMs = r.t;
+    });
+    feeds.onTrace(['step'], (r) => {
+      if (r.action === 'terminatePod' && r.pod !== undefined) this.terminated.add(r.pod);
+    });
+    feeds.onTrace(['api.delete'], (r) => {
+      if (r.actor === 'kubelet' && r.gracePeriodSeconds === 0 && typeof r.uid === 'string') this.finalDelete.add(r.uid);
     });
     for (const p of feeds.w.apiserver.list()) this.track(p);
     feeds.onApiChange(({ type, next }) => {
@@ -222,9 +234,10 @@ export class DeletionCompletes extends LivenessChecker {
   private responsible(p: Pod): boolean {
     const w = this.w;
     if ((p.spec?.nodeName ?? '') !== w.config.nodeName || w.foreignKeys.has(podKey(p))) return false;
-    if ((p.metadata?.finalizers?.length ?? 0) > 0) return false;
+    if ((p.metadata?.finalizers?.length ?? 0) > 0 && this.finalDelete.has(p.metadata?.uid ?? '')) return false;
     if (w.runtime !== null) return true;
     if (isMirrorPod(p)) return false;
+    if (this.terminated.has(podKey(p))) return true;
     const entry = w.kubelet()?.statusManager.cachedEntry(p.metadata?.uid ?? '');
     return entry !== undefined && (w.variant !== 'current' || entry.podIsFinished === true);
   }

@@ -8,7 +8,7 @@ export type TraceType =
   | 'status.set' | 'status.same' | 'status.reject' | 'status.drop' | 'status.sync' | 'status.skip'
   | 'status.recreated' | 'status.delete' | 'status.orphan'
   | 'api.request' | 'api.get' | 'api.patch' | 'api.delete' | 'api.create' | 'api.error' | 'api.watch'
-  | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.startFailed'
+  | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.startFailed' | 'runtime.forget'
   | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
   | 'kubelet.start' | 'kubelet.stop'
   | 'node.lease' | 'node.status' | 'node.taint' | 'controller.mark-not-ready' | 'controller.evict'

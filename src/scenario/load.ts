@@ -2,7 +2,7 @@
 // Kubernetes Pod schema → Scenario, or every issue found (the first MAX_ISSUES of them), each
 // pointing at its place in the file. Every step is linear in the size of the document.
 import { createHash } from 'node:crypto';
-import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
+import { parse, isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { checkPodFields } from './k8s/podcheck.js';
@@ -20,6 +20,10 @@ export type LoadResult = { ok: true; scenario: Scenario; warnings?: Issue[] } | 
 /** At most this many issues are listed; one more says how many were left out. */
 export const MAX_ISSUES = 100;
 
+/** Values set over the file's before it is checked (a parameter sweep): a path in the document
+ *  (`spec.kubelet.apiQPS` as ['spec', 'kubelet', 'apiQPS']) and a YAML value (`5`, `10s`). */
+export type Overrides = ReadonlyArray<readonly [path: readonly string[], yaml: string]>;
+
 /** Load a scenario from its text. `file` names it in issues and in the Scenario. */
 export function loadScenario(text: string, file = '<string>'): LoadResult {
   const bytes = Buffer.from(text, 'utf8');
@@ -28,19 +32,20 @@ export function loadScenario(text: string, file = '<string>'): LoadResult {
 }
 
 /** Read and load a scenario file; an unreadable file is an issue like any other. */
-export function loadScenarioFile(path: string): LoadResult {
+export function loadScenarioFile(path: string, overrides: Overrides = []): LoadResult {
   const r = readScenarioText(path);
   if ('issue' in r) return { ok: false, issues: [r.issue] };
-  const result = load(r.text, path, sha256(r.bytes));
+  const result = load(r.text, path, sha256(r.bytes), overrides);
   return result.ok ? result : { ...result, text: r.text };
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-function load(text: string, file: string, hash: string): LoadResult {
+function load(text: string, file: string, hash: string, overrides: Overrides = []): LoadResult {
   const y = parseYaml(text, file);
   if (!y.ok) return { ok: false, issues: tidy(y.issues, file) };
   const { doc, at } = y;
+  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(parse(yaml)));
 
   // Aliases that expand too far make toJS throw: an issue of the file like any other.
   let data: unknown;

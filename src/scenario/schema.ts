@@ -3,6 +3,7 @@
 // document's shape and turns steps / assertions into their typed unions. Cross-references (pod
 // names, containers, one action per step) are checked in semantics.ts, the Pod fields against the
 // Kubernetes schema in k8s/podcheck.ts; defaults in build.ts.
+import { FIX_NAMES } from '../model/fixes.js';
 import { z } from 'zod';
 import {
   dnsLabel,
@@ -128,6 +129,8 @@ export const ACTIONS = {
   started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
   live: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'live', ...v })),
   addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
+  forgetContainer: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'forgetContainer', ...v })),
+  wipeRuntime: act(z.strictObject({}).nullable(), () => ({ action: 'wipeRuntime' })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -150,7 +153,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };
@@ -241,6 +244,8 @@ const kubelet = z.strictObject({
   requestTimeout: positiveDuration.optional(),
   deletionSafety: z.strictObject({ podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullish(),
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
+  /** Upstream fixes taken back out (the bug zoo; `kss fixes` lists them). */
+  revertFixes: z.array(z.enum(FIX_NAMES)).nullish(),
 });
 
 /** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every

@@ -2,6 +2,7 @@
 // Durations are integer ms. `@<duration>` strings inside status values are already resolved to
 // RFC 3339 text. Pod references are normalized to "namespace/name".
 import type { Container, Pod, PodStatus } from '../model/pod.js';
+import type { FixName } from '../model/fixes.js';
 
 /** Where a node of the YAML document came from, for verdicts that point back at the file. */
 export interface SourcePos {
@@ -40,6 +41,8 @@ export interface KubeletConfig {
   featureGates: Record<FeatureGate, boolean>;
   /** The gates the file set explicitly (the rest follow the generation, also under --status-manager). */
   explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
+  /** Extension: the upstream fixes taken back out (model/fixes.ts; default none). */
+  revertFixes: FixName[];
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */
@@ -98,6 +101,8 @@ export type StepAction =
   | { action: 'started'; pod: string; container: string; value: boolean }
   | { action: 'live'; pod: string; container: string; value: boolean }
   | { action: 'addEphemeralContainer'; pod: string; container: Container }
+  | { action: 'forgetContainer'; pod: string; container: string }
+  | { action: 'wipeRuntime' }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
@@ -151,6 +156,9 @@ export const INVARIANT_NAMES = [
   'no-terminal-while-running',
   'status-converges',
   'deletion-completes',
+  'phase-never-goes-back',
+  'deleted-pod-reaches-terminal',
+  'write-budget',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 

@@ -62,7 +62,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
     podManager,
     deletionSafety: { podResourcesAreReclaimed: (p, s) => incarnation.safety.podResourcesAreReclaimed(p, s), podCouldHaveRunningContainers: (p) => incarnation.safety.podCouldHaveRunningContainers(p) },
     tracer: h.tracer,
-    config: { variant: h.variant, syncPeriodMs: k.syncPeriodMs, statusChannelCapacity: k.statusChannelCapacity, featureGates: k.featureGates },
+    config: { variant: h.variant, syncPeriodMs: k.syncPeriodMs, statusChannelCapacity: k.statusChannelCapacity, featureGates: k.featureGates, revertFixes: new Set(k.revertFixes) },
     group,
     rng: h.engine.rng.fork(`${group}/status`),
   });

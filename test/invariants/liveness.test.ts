@@ -125,7 +125,7 @@ describe('deletion-completes', () => {
     expect(h.violations()).toEqual([expect.objectContaining({ pod: 'default/p', t: 60_000 })]);
   });
 
-  it('holds when the kubelet deletes the pod in time; ignores pods of other nodes and pods held by finalizers', () => {
+  it('holds when the kubelet deletes the pod in time (one held by finalizers: sends its final DELETE); ignores pods of other nodes', () => {
     const h = harness({ tickMs: 10_000, foreignKeys: ['default/elsewhere'] });
     const p = h.create(pod('p', { grace: 5 }));
     h.create(pod('other-node', { nodeName: 'node-b' }));
@@ -136,8 +136,19 @@ describe('deletion-completes', () => {
       for (const n of ['p', 'other-node', 'elsewhere', 'held']) h.apiserver.delete('default', n, {}, 'user');
     });
     h.at(7000, () => h.apiserver.delete('default', 'p', { gracePeriodSeconds: 0, uid: p.metadata!.uid }, 'kubelet'));
+    h.at(7000, () => h.apiserver.delete('default', 'held', { gracePeriodSeconds: 0 }, 'kubelet'));
     h.run(120_000);
     expect(h.violations()).toEqual([]);
+    expect(h.apiserver.peek('default', 'held')).toBeDefined(); // the finalizer keeps it
+  });
+
+  it('reports a pod held by finalizers that the kubelet never sends its final DELETE for', () => {
+    const h = harness({ tickMs: 10_000 });
+    h.create({ ...pod('held'), metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/keep'] } });
+    h.check(['deletion-completes']);
+    h.at(1000, () => h.apiserver.delete('default', 'held', {}, 'user'));
+    h.run(120_000);
+    expect(h.violations().map((v) => v.pod)).toEqual(['default/held']);
   });
 
   it('with runtime: none, counts a pod only once the status manager has it (current: finished)', () => {

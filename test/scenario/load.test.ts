@@ -54,6 +54,7 @@ describe('loadScenario: defaults', () => {
       deletionSafety: { podResourcesReclaimed: true, podCouldHaveRunningContainers: false },
       featureGates: { PodDisruptionConditions: true, PodReadyToStartContainersCondition: true, SidecarContainers: true },
       explicitFeatureGates: {},
+      revertFixes: [],
     });
     const r15 = { minMs: 1, maxMs: 5 };
     expect(s.apiserver.latency).toEqual({ get: r15, patch: r15, delete: r15, create: r15 });

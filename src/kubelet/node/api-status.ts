@@ -45,6 +45,8 @@ export interface GenerateContext {
   log?: (msg: string) => void;
   /** The pod sync handlers' ShouldEvict (activeDeadlineSeconds): a reason and message, or none. */
   shouldEvict?: () => EvictResponse | undefined;
+  /** revert #102821 (vanished running containers outside deletion): vanishedContainerOnlyOnDelete. */
+  vanishedContainerOnlyOnDelete?: boolean;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -152,7 +154,7 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete'>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
@@ -180,6 +182,8 @@ export function convertToAPIContainerStatuses(
   for (let i = 0; i < n; i++) {
     const c = containers[i];
     if (findContainerStatusByName(podStatus, c.name) !== undefined) continue;
+    // revert #102821 (ehashman, v1.22): before it, #95364's inference applied to deleted pods only
+    if (ctx.vanishedContainerOnlyOnDelete && !pod.metadata?.deletionTimestamp) continue;
     const old = lastStatusByName(previousStatus, c.name);
     if (old === undefined || old.state?.terminated || !old.state?.running) continue;
     const status = statuses[slotOf(containers, i)];

@@ -44,6 +44,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     at: kl.rfc3339,
     cachedStatus,
     reasonFor: (name) => kl.reasonCache.get(uid)?.get(name),
+    vanishedContainerOnlyOnDelete: kl.config.revertFixes?.includes('vanishedContainerOnlyOnDelete'),
     prober: kl.prober,
     shouldEvict: () => evict,
     log: (msg) => {

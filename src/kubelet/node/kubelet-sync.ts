@@ -135,7 +135,9 @@ export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePod
  *  taken), as upstream's does. */
 export function* syncMirrorPod(kl: KubeletState, pod: Pod, mirror: Pod | undefined): Proc<void> {
   let deleted = false;
-  if (mirror !== undefined && (mirror.metadata?.deletionTimestamp || !isMirrorPodOf(mirror, pod))) {
+  // revert #22626 (re-create a mirror pod that is being deleted): ignoreMirrorDeletion
+  const beingDeleted = !!mirror?.metadata?.deletionTimestamp && !kl.config.revertFixes?.includes('ignoreMirrorDeletion');
+  if (mirror !== undefined && (beingDeleted || !isMirrorPodOf(mirror, pod))) {
     kl.log('info', 'Trying to delete pod', podKey(pod), { mirrorUID: mirror.metadata?.uid });
     deleted = yield* kl.mirrors.deleteMirrorPod(mirror, mirror.metadata?.uid);
   }

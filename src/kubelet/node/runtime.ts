@@ -358,6 +358,42 @@ export class Runtime {
     c.fireExit();
   }
 
+  // ---- faults (the bug zoo) ------------------------------------------------------------------
+
+  /** Fault: the newest instance of a container vanishes with no exit record (a SIGKILL nothing
+   *  reported, a removal before its exit was seen). False when the pod has no such instance. */
+  forgetContainer(uid: UID, name: string): boolean {
+    const c = this.latestContainer(uid, name);
+    if (c !== undefined) this.forget(c, 'container');
+    return c !== undefined;
+  }
+
+  /** Fault: the whole state is wiped (CRI-O's `crio wipe` on a reboot, BZ-04): every sandbox and
+   *  instance is gone, running or not, with no exit record. */
+  wipe(): void {
+    for (const p of [...this.pods.values()]) {
+      for (const c of [...p.containers]) this.forget(c, 'wipe');
+      p.sandbox = null;
+      this.touch(p.uid);
+    }
+  }
+
+  /** (gone from every list; whoever waits on its exit is released) */
+  private forget(c: RuntimeContainer, fault: 'container' | 'wipe'): void {
+    for (const t of [c.runTimer, c.termTimer, c.killTimer]) t?.cancel();
+    c.runTimer = c.termTimer = c.killTimer = null;
+    const running = c.running;
+    c.state = 'exited';
+    const list = this.pods.get(c.podUID)?.containers;
+    if (list?.includes(c)) list.splice(list.indexOf(c), 1);
+    this.byID.delete(c.id);
+    this.touch(c.podUID);
+    this.tracer.emit({ type: 'runtime.forget', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, containerID: c.id, running, fault });
+    if (!running) return;
+    c.exited.resolve(this.engine, undefined);
+    c.fireExit();
+  }
+
   // ---- inspection ----------------------------------------------------------------------------
 
   /** GetPodStatus: sandbox and every container instance of the pod, newest first. */

@@ -11,6 +11,7 @@ import {
 import { generateContainersReadyConditionForTerminalPhase, generatePodReadyConditionForTerminalPhase } from './generate.js';
 import { updateLastTransitionTime } from './transition.js';
 import { ContainersReady, DisruptionTarget, PodReady, type Generation, type StatusFeatureGates } from './types.js';
+import type { RevertedFixes } from '../../model/fixes.js';
 
 export interface MergeOptions {
   /** current: podDeletionSafety.PodCouldHaveRunningContainers(pod) for the API pod. */
@@ -18,6 +19,8 @@ export interface MergeOptions {
   gates?: StatusFeatureGates;
   /** metav1.Now(): stamps a re-sent DisruptionTarget and the forced Ready/ContainersReady False. */
   now?: string;
+  /** spec.kubelet.revertFixes (the bug zoo). */
+  reverted?: RevertedFixes;
   /** Told the DisruptionTarget condition as re-stamped: upstream's updateLastTransitionTime writes
    *  it through newPodStatus.Conditions, which shares its backing array with the cache entry (see
    *  StatusCache.aliasDisruptionTargetRestamp). */
@@ -70,13 +73,15 @@ export function mergePodStatus(oldStatus: PodStatus, newStatus: PodStatus, gen: 
     else delete out.resourceClaimStatuses;
   }
 
-  if (toTerminal && couldHaveRunningContainers) {
+  // revert #108366 (Delay writing a terminal phase until the pod is terminated): noDelayTerminalPhase
+  if (toTerminal && couldHaveRunningContainers && !opts.reverted?.has('noDelayTerminalPhase')) {
     setOrDelete(out, 'phase', oldStatus.phase);
     setOrDelete(out, 'reason', oldStatus.reason);
     setOrDelete(out, 'message', oldStatus.message);
   }
 
-  if (isPodPhaseTerminal(out.phase) && (isConditionTrue(out, PodReady) || isConditionTrue(out, ContainersReady))) {
+  // revert #110256 (terminal phase ⇒ Ready/ContainersReady False): noTerminalReadyFalse
+  if (isPodPhaseTerminal(out.phase) && (isConditionTrue(out, PodReady) || isConditionTrue(out, ContainersReady)) && !opts.reverted?.has('noTerminalReadyFalse')) {
     out.conditions = updatePodCondition(out.conditions, generateContainersReadyConditionForTerminalPhase(out.phase), now);
     out.conditions = updatePodCondition(out.conditions, generatePodReadyConditionForTerminalPhase(out.phase), now);
   }

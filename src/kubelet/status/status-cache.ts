@@ -2,6 +2,7 @@
 // manager's podStatuses and apiStatusVersions, updateStatusInternal, deletePodStatus, the
 // inspection hooks). The base of StatusManager: status-setters.ts adds the Set*/Terminate API,
 // status-manager.ts the sync loop and batch (see there for both generations).
+import { NO_REVERTED_FIXES, type RevertedFixes } from '../../model/fixes.js';
 import { deepFreeze } from '../../model/freeze.js';
 import { Channel, type Engine, type Process, type Rng } from '../../engine/index.js';
 import { isStaticPod, podKey, podUID, type Pod, type PodCondition, type PodStatus, type UID } from '../../model/pod.js';
@@ -47,6 +48,8 @@ export interface StatusManagerConfig {
   /** classic only (default 1000); current always uses a one-slot channel. */
   statusChannelCapacity: number;
   featureGates?: StatusFeatureGates;
+  /** spec.kubelet.revertFixes: upstream fixes taken back out (model/fixes.ts; the bug zoo). */
+  revertFixes?: RevertedFixes;
 }
 
 export interface StatusManagerOptions {
@@ -127,6 +130,9 @@ export abstract class StatusCache {
    *  so that the batch need not walk the whole cache. */
   protected readonly unsent = new Set<UID>();
 
+  /** The fixes this kubelet runs without (empty: the release as it is). */
+  protected readonly reverted: RevertedFixes;
+
   constructor(opts: StatusManagerOptions) {
     this.engine = opts.engine;
     this.clock = opts.clock;
@@ -136,6 +142,7 @@ export abstract class StatusCache {
     this.tracer = opts.tracer;
     this.gen = opts.config.variant;
     this.gates = opts.config.featureGates;
+    this.reverted = opts.config.revertFixes ?? NO_REVERTED_FIXES;
     this.syncPeriodMs = opts.config.syncPeriodMs;
     this.group = opts.group;
     this.rng = opts.rng;
@@ -224,7 +231,8 @@ export abstract class StatusCache {
       return false;
     }
 
-    const err = checkContainerStateTransition(oldStatus, status, pod.spec, this.gen, this.gates);
+    // revert #54597 (check for illegal container state transition): noContainerStateTransitionGuard
+    const err = this.reverted.has('noContainerStateTransitionGuard') ? undefined : checkContainerStateTransition(oldStatus, status, pod.spec, this.gen, this.gates);
     if (err) {
       this.log('error', `Status update on pod aborted: ${err.message}`, key, { uid, container: err.container });
       this.emit('status.reject', key, uid, { container: err.container, message: err.message });

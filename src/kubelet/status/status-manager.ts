@@ -189,7 +189,8 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
             this.log('V5', 'Static pod does not have a corresponding mirror pod; skipping', `${st.podNamespace}/${st.podName}`, { podUID: uid });
             continue;
           }
-          statusUID = mirrorUID;
+          // revert #17270: apiVersionsByStaticUID keys the version sent by the static pod's UID
+          if (!this.reverted.has('apiVersionsByStaticUID')) statusUID = mirrorUID;
         }
         if (!full) {
           if ((this.apiStatusVersions.get(statusUID) ?? 0) >= st.version) continue;
@@ -237,6 +238,8 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
       if (got.code === 404) {
         this.log('V3', 'Pod does not exist on the server', key, { podUID: uid });
         this.emit('status.skip', key, uid, { version: st.version, reason: 'not found' });
+        // revert #18129 (Do not delete pod status entry when apiserver returns NotFound): dropCacheOnNotFound
+        if (this.reverted.has('dropCacheOnNotFound')) this.deletePodStatus(uid);
       } else {
         this.log(this.gen === 'classic' ? 'warning' : 'info', 'Failed to get status for pod', key, { podUID: uid, err: `${got.code}: ${got.message}` });
         this.emit('status.skip', key, uid, { version: st.version, reason: `get failed (${got.code})` });
@@ -261,6 +264,7 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
             couldHaveRunningContainers: this.deletionSafety.podCouldHaveRunningContainers(pod),
             gates: this.gates,
             now: this.clock.now(),
+            reverted: this.reverted,
             onRestamp: (c) => (restamped = c),
           });
     if (restamped !== undefined) this.aliasDisruptionTargetRestamp(uid, st, restamped);
@@ -269,7 +273,11 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     const ns = pod.metadata?.namespace ?? '';
     const name = pod.metadata?.name ?? '';
     const apiUID = podUID(pod);
-    const { patch, unchanged } = preparePatchForPodStatus(apiUID, oldStatus, merged);
+    // revert #86320 (Add UID precondition to kubelet pod status patch updates): noPatchUIDPrecondition
+    const prepared = preparePatchForPodStatus(this.reverted.has('noPatchUIDPrecondition') ? '' : apiUID, oldStatus, merged);
+    const patch = prepared.patch;
+    // revert #88591 (Avoid sending no-op patches): noopPatches
+    const unchanged = prepared.unchanged && !this.reverted.has('noopPatches');
     // (the patch is rendered for the log line only when someone reads the trace)
     if (this.quiet) this.skipLog();
     else this.log('V3', 'Patch status for pod', `${ns}/${name}`, { podUID: uid, patch: this.tracer.active === false ? '' : JSON.stringify(patch) });
@@ -290,8 +298,10 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
       this.log('V3', 'Pod had no status time set', key, { podUID: uid, version: st.version });
     }
 
-    this.apiStatusVersions.set(podUID(pod), st.version);
-    this.noteVersions(podUID(pod));
+    // revert #17270 (tie the server status version to the mirror UID): apiVersionsByStaticUID
+    const sentUID = this.reverted.has('apiVersionsByStaticUID') ? uid : podUID(pod);
+    this.apiStatusVersions.set(sentUID, st.version);
+    this.noteVersions(sentUID);
 
     // We don't handle graceful deletion of mirror pods.
     if (this.canBeDeleted(pod, st.status, st.podIsFinished)) {
@@ -313,6 +323,8 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
   needsUpdate(uid: UID, st: VersionedPodStatus): boolean {
     const latest = this.apiStatusVersions.get(uid);
     if (latest === undefined || latest < st.version) return true;
+    // revert #42779 (Allow Status Updates for Pods that can be deleted), with #22483: noForceUpdateOnDeletion
+    if (this.reverted.has('noForceUpdateOnDeletion')) return false;
     const pod = this.podManager.getPodByUID(uid);
     if (!pod) return false;
     return this.canBeDeleted(pod, st.status, st.podIsFinished);

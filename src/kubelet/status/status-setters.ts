@@ -36,7 +36,9 @@ export abstract class StatusSetters extends StatusCache {
    *  The status is deep-frozen: it becomes part of the cache. */
   setPodStatus(pod: Pod, status: PodStatus): void {
     deepFreeze(status);
-    this.updateStatusInternal(pod, status, !!pod.metadata?.deletionTimestamp, false);
+    // revert #22483 (force status update when the deletion timestamp is set): noForceUpdateOnDeletion
+    const force = !!pod.metadata?.deletionTimestamp && !this.reverted.has('noForceUpdateOnDeletion');
+    this.updateStatusInternal(pod, status, force, false);
   }
 
   /** SetContainerReadiness: flip one container's ready flag in the cached status and regenerate Ready
@@ -123,7 +125,7 @@ export abstract class StatusSetters extends StatusCache {
   terminatePod(pod: Pod): void {
     const cached = this.podStatuses.get(podUID(pod));
     const base = cached ? cached.status : (pod.status ?? {});
-    const { status, notes } = terminatePodStatus(pod, base, cached !== undefined, this.gen, this.gates);
+    const { status, notes } = terminatePodStatus(pod, base, cached !== undefined, this.gen, this.gates, this.reverted);
     const key = podKey(pod);
     for (const n of notes) this.log(n.level, n.msg, key, { uid: podUID(pod) });
     deepFreeze(status);

@@ -2,6 +2,7 @@
 import type { ContainerStatus, LogLevel, Pod, PodStatus } from '../../model/index.js';
 import { isStaticPod } from '../../model/pod.js';
 import { getContainerByIndex, isRestartableInitContainerUngated } from './conditions.js';
+import type { RevertedFixes } from '../../model/fixes.js';
 import { UNKNOWN_TERMINATED_STATE, type Generation, type StatusFeatureGates } from './types.js';
 
 /** hasPodInitialized (current, v1.28+): evidence in pod.Status (the argument pod, not the cache)
@@ -40,8 +41,16 @@ export function initializedContainers(containers: readonly ContainerStatus[] | u
   return list.length > 0 ? list.slice(0, 1) : [];
 }
 
-function unknownTerminated(cs: ContainerStatus): ContainerStatus {
+function unknownTerminatedState(cs: ContainerStatus): ContainerStatus {
   return { ...cs, state: UNKNOWN_TERMINATED_STATE };
+}
+
+/** revert #88440 (Ensure Kubelet always reports terminating pod container status): before it,
+ *  TerminatePod wrote `Terminated{}`, exit 0 with no reason, for a container it could not account
+ *  for (terminatePodExit0). */
+const EXIT0_TERMINATED_STATE = Object.freeze({ terminated: Object.freeze({ exitCode: 0 }) }) as ContainerStatus['state'];
+function exit0Terminated(cs: ContainerStatus): ContainerStatus {
+  return { ...cs, state: EXIT0_TERMINATED_STATE };
 }
 
 /** What TerminatePod logs besides its update (level, upstream message). */
@@ -55,8 +64,9 @@ export interface TerminateNote {
  *  ContainerStatusUnknown, waiting ones are kept, the phase is untouched. Current: every
  *  non-terminated regular container once hasPodInitialized(pod), the non-terminated init containers
  *  within initializedContainers, and (non-static pods) a non-terminal phase becomes Failed. */
-export function terminatePodStatus(pod: Pod, base: PodStatus, isCached: boolean, gen: Generation, gates?: StatusFeatureGates): { status: PodStatus; notes: TerminateNote[] } {
+export function terminatePodStatus(pod: Pod, base: PodStatus, isCached: boolean, gen: Generation, gates?: StatusFeatureGates, reverted?: RevertedFixes): { status: PodStatus; notes: TerminateNote[] } {
   const notes: TerminateNote[] = [];
+  const unknownTerminated = reverted?.has('terminatePodExit0') ? exit0Terminated : unknownTerminatedState;
   if (gen === 'classic') {
     const rewrite = (list: readonly ContainerStatus[] | undefined) =>
       list?.map((cs) => (cs.state?.terminated || cs.state?.waiting ? cs : unknownTerminated(cs)));

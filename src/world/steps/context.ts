@@ -3,7 +3,7 @@
 // that the handlers never import the World and the World imports the table.
 import type { ApiServer } from '../../apiserver/index.js';
 import type { Engine } from '../../engine/index.js';
-import type { Node } from '../../kubelet/node/index.js';
+import type { Node, Runtime } from '../../kubelet/node/index.js';
 import type { Pod } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Network } from '../../network/index.js';
@@ -22,6 +22,8 @@ export interface StepContext {
   readonly apiserver: ApiServer;
   readonly network: Network;
   readonly staticSafety: StaticDeletionSafety;
+  /** The simulated container runtime (it outlives kubelet restarts), or null with runtime none. */
+  readonly runtime: Runtime | null;
   /** The kubelet incarnation now, or null while it is down. */
   readonly kubelet: KubeletIncarnation | null;
   /** Pods the kubelet holds that the apiserver never had (`only: kubelet`), by key. */

@@ -1,0 +1,139 @@
+// The registry of upstream fixes a scenario can take back out (`spec.kubelet.revertFixes`), for the
+// bug zoo (scenarios/zoo/). Each entry is one switch at the place in the port that the fix touched,
+// with a `// revert #NNNN` comment there; with no fix reverted (the default) the port is exactly the
+// release it ports, byte for byte. `kss fixes` prints this table.
+
+export type FixGeneration = 'classic' | 'transitional' | 'current';
+
+export interface FixInfo {
+  /** The name a scenario uses in `revertFixes`. */
+  readonly name: string;
+  /** The upstream pull requests of the fix (kubernetes/kubernetes). */
+  readonly prs: readonly number[];
+  /** The upstream release the fix first shipped in (by merge date where not verified). */
+  readonly release: string;
+  /** The kss generations the switch acts in (elsewhere it changes nothing). */
+  readonly generations: readonly FixGeneration[];
+  /** The bug-zoo entries it unlocks. */
+  readonly bugs: readonly string[];
+  /** What reverting it does, in one line. */
+  readonly summary: string;
+  /** Where the switch sits in the port. */
+  readonly where: string;
+  /** How far the revert is from the pre-fix code, when not exact. */
+  readonly note?: string;
+}
+
+export const FIXES = [
+  {
+    name: 'terminatePodExit0',
+    prs: [88440],
+    release: 'v1.19 (1.17 backport #93041)',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-01'],
+    summary: 'TerminatePod marks a container it cannot account for terminated with exit 0 and no reason, instead of 137 ContainerStatusUnknown',
+    where: 'kubelet/status terminate (TerminatePod)',
+    note: 'outside classic the exit-0 default is anachronistic (#88440 is v1.19); the rest of v1.18 dispatch is not modelled',
+  },
+  {
+    name: 'vanishedContainerOnlyOnDelete',
+    prs: [102821],
+    release: 'v1.22',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-04'],
+    summary: 'a running container that vanished from the runtime is inferred terminated (137) only for a deleted pod; otherwise it is Waiting again and the pod Pending',
+    where: 'kubelet/node api-status (convertToAPIContainerStatuses, the #95364 block)',
+    note: 'kss keeps #102821\'s form in classic too (v1.20 had the deleted-pods scope)',
+  },
+  {
+    name: 'noContainerStateTransitionGuard',
+    prs: [54597],
+    release: 'v1.9',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-02'],
+    summary: 'updateStatusInternal no longer refuses a status that moves a container terminated → not terminated',
+    where: 'kubelet/status updateStatusInternal (checkContainerStateTransition)',
+    note: 'the apiserver validation of #54530 is not modelled by kss either way',
+  },
+  {
+    name: 'noPatchUIDPrecondition',
+    prs: [86320],
+    release: 'v1.18 (picks 1.15–1.17)',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-09'],
+    summary: 'the status PATCH carries no metadata.uid precondition, so it lands on whatever pod has the name',
+    where: 'kubelet/status syncPod (statusutil.PatchPodStatus)',
+    note: 'pre-#86320 code also predates #88591: every sync PATCHes, {} when nothing changed (as noopPatches)',
+  },
+  {
+    name: 'apiVersionsByStaticUID',
+    prs: [17270],
+    release: 'v1.2',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-10'],
+    summary: 'apiStatusVersions is keyed by the static pod\'s UID, not the mirror\'s, so a recreated mirror counts as up to date',
+    where: 'kubelet/status syncBatch / syncPod',
+  },
+  {
+    name: 'dropCacheOnNotFound',
+    prs: [18129],
+    release: 'v1.2',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-11'],
+    summary: 'a 404 on the status GET drops the cache entry, whose versions then start again below the version sent',
+    where: 'kubelet/status syncPod (the NotFound branch)',
+  },
+  {
+    name: 'ignoreMirrorDeletion',
+    prs: [22626],
+    release: 'v1.2',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-13'],
+    summary: 'the static pod\'s sync keeps a mirror pod that is being deleted, so it stays Terminating',
+    where: 'kubelet/node mirror upkeep (syncPod\'s mirror block)',
+  },
+  {
+    name: 'noForceUpdateOnDeletion',
+    prs: [22483, 42779],
+    release: 'v1.2 / v1.6',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-17'],
+    summary: 'SetPodStatus is not forced for a deleted pod, and needsUpdate no longer resends a pod that can be deleted',
+    where: 'kubelet/status setPodStatus, needsUpdate',
+  },
+  {
+    name: 'noopPatches',
+    prs: [88591],
+    release: 'v1.19',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-18', 'BZ-24'],
+    summary: 'syncPod sends the PATCH even when it only carries the pod\'s UID (a no-op)',
+    where: 'kubelet/status syncPod (statusutil.PatchPodStatus)',
+  },
+  {
+    name: 'noTerminalReadyFalse',
+    prs: [110256],
+    release: 'v1.25 (picks 1.22–1.24)',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-07'],
+    summary: 'mergePodStatus no longer forces Ready and ContainersReady False on a terminal phase',
+    where: 'kubelet/status mergePodStatus',
+  },
+  {
+    name: 'noDelayTerminalPhase',
+    prs: [108366],
+    release: 'v1.24 (picks 1.22, 1.23)',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-06'],
+    summary: 'mergePodStatus writes a terminal phase while the pod could still have running containers',
+    where: 'kubelet/status mergePodStatus (couldHaveRunningContainers)',
+    note: 'the DisruptionTarget hold-back (v1.26, same idea) is left in place; TerminatePod\'s rewrite of #108366 (transitional) is not reverted',
+  },
+] as const satisfies readonly FixInfo[];
+
+export type FixName = (typeof FIXES)[number]['name'];
+export const FIX_NAMES = FIXES.map((f) => f.name) as unknown as readonly [FixName, ...FixName[]];
+
+/** The reverted fixes of one kubelet: `reverted('noopPatches')` at each switch. Empty by default. */
+export type RevertedFixes = ReadonlySet<FixName>;
+export const NO_REVERTED_FIXES: RevertedFixes = new Set<FixName>();
