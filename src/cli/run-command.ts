@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
+import { podStartup } from '../world/pod-startup.js';
 import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
 import { writeFileAtomic } from '../report/atomic.js';
@@ -98,6 +99,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
         assertions: r.assertions,
         violations: r.unexpectedViolations,
         stepErrors: r.stepErrors,
+        podStartup: podStartup(r.world.apiserver.history),
       }) + '\n',
     );
   } else if (!args.quiet) {

@@ -43,6 +43,7 @@ export function crossCheck(doc: unknown): Draft[] {
  *  containers, and x-kss.containers naming no container, are reported. */
 function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
   const decls: Decl[] = [];
+  const byKey = new Map<string, Decl[]>();
   for (const where of ['pods', 'staticPods'] as const) {
     list(spec[where]).forEach((entry, i) => {
       const path: PathSeg[] = ['spec', where, i];
@@ -76,19 +77,29 @@ function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
           });
 
       if (name === undefined) return;
-      const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${name}-${nodeName}` : name}`;
-      const d: Decl = { key, path, only, isStatic, containers };
-      const twin = decls.find((e) => e.key === key && places(e).some((p) => places(d).includes(p)));
-      if (twin)
-        out.push({
-          code: 'DUPLICATE_POD',
-          message:
-            `pod ${key} is already declared at ${twin.path[1]}[${twin.path[2]}]; two entries may share a name only ` +
-            'when one is `x-kss.only: kubelet` and the other `x-kss.only: apiserver`',
-          path: [...path, 'metadata', 'name'],
-          got: JSON.stringify(key),
-        });
-      decls.push(d);
+      const replicas = typeof x?.replicas === 'number' && Number.isInteger(x.replicas) && x.replicas > 0 ? x.replicas : undefined;
+      if (isStatic && x?.replicas !== undefined)
+        out.push({ code: 'INVALID_VALUE', message: 'a static pod is one file on one node; `replicas` applies to spec.pods only', path: [...path, 'x-kss', 'replicas'], atKey: true });
+      // x-kss.replicas: N generates name-0 … name-(N-1) from this one entry.
+      const names = replicas === undefined || isStatic ? [name] : Array.from({ length: replicas }, (_, r) => `${name}-${r}`);
+      for (const n of names) {
+        const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${n}-${nodeName}` : n}`;
+        const d: Decl = { key, path, only, isStatic, containers };
+        const twin = (byKey.get(key) ?? []).find((e) => places(e).some((p) => places(d).includes(p)));
+        if (twin)
+          out.push({
+            code: 'DUPLICATE_POD',
+            message:
+              `pod ${key} is already declared at ${twin.path[1]}[${twin.path[2]}]; two entries may share a name only ` +
+              'when one is `x-kss.only: kubelet` and the other `x-kss.only: apiserver`',
+            path: [...path, 'metadata', 'name'],
+            got: JSON.stringify(key),
+          });
+        decls.push(d);
+        const same = byKey.get(key);
+        if (same) same.push(d);
+        else byKey.set(key, [d]);
+      }
     });
   }
   return decls;
@@ -101,13 +112,24 @@ interface RefCheckers {
   containerOf(pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string): void;
 }
 
+function indexByKey(decls: Decl[]): Map<string, Decl[]> {
+  const m = new Map<string, Decl[]>();
+  for (const d of decls) {
+    const same = m.get(d.key);
+    if (same) same.push(d);
+    else m.set(d.key, [d]);
+  }
+  return m;
+}
+
 function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers {
+  let byKey: Map<string, Decl[]> | undefined;
   /** Check a pod reference; returns the entries it names. */
   const ref = (v: unknown, path: PathSeg[]): Decl[] => {
     const s = str(v);
     if (s === undefined || s.split('/').length > 2) return [];
     const key = normalizePodRef(s);
-    const found = decls.filter((d) => d.key === key);
+    const found = (byKey ??= indexByKey(decls)).get(key) ?? [];
     if (found.length === 0) {
       const keys = new Set(decls.map((d) => d.key));
       const staticName = `${key}-${nodeName}`;

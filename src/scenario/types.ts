@@ -113,7 +113,12 @@ export type AssertionBody =
   | { kind: 'log'; contains: string; pod?: string; count?: number }
   | { kind: 'events'; type: string; pod?: string; where?: Record<string, unknown>; count?: number; min?: number; fromMs?: number; toMs?: number }
   | { kind: 'converged'; withinMs: number }
-  | { kind: 'violation'; invariant: InvariantName; pod?: string };
+  | { kind: 'violation'; invariant: InvariantName; pod?: string }
+  | { kind: 'podStartup'; of: 'running' | 'ready'; count?: number; p50?: Bound; p99?: Bound; max?: Bound }
+  | { kind: 'requestRate'; verb: Verb; max: number; windowMs: number; fromMs?: number; toMs?: number };
+
+/** A bound on a latency: at most a duration, or within [minMs, maxMs]. */
+export type Bound = { minMs?: number; maxMs?: number };
 
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 

@@ -4,6 +4,7 @@ import type { Assertion } from '../scenario/types.js';
 import { match, type Mismatch } from './match.js';
 import type { TraceRecord } from './tracer.js';
 import type { World } from './world.js';
+import { evaluatePodStartup, evaluateRequestRate } from './scale-assertions.js';
 
 export interface AssertionResult {
   index: number;
@@ -109,6 +110,14 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       const n = w.trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
       if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
       return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
+    }
+    case 'podStartup': {
+      const v = evaluatePodStartup(w, a);
+      return v.ok ? pass(v.message) : fail(v.message);
+    }
+    case 'requestRate': {
+      const v = evaluateRequestRate(w, a);
+      return v.ok ? pass(v.message) : fail(v.message);
     }
     case 'converged':
       throw new Error('converged is evaluated by the convergence tracker');

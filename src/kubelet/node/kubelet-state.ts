@@ -120,6 +120,10 @@ export class KubeletState {
   lastPodManagerUIDs: { version: number; uids: ReadonlySet<UID> } | null = null;
   /** Runtime pods being killed because nothing in config wants them. */
   readonly orphanKills = new Set<UID>();
+  /** The kubelet's API client (the token manager's TokenRequests, volume-manager.ts). */
+  readonly client: KubeClient;
+  /** The token manager's cache: "uid/volume/source" of each projected token already fetched. */
+  readonly mountedTokens = new Set<string>();
   /** clock.at, memoized: container timestamps are rendered on every sync. */
   readonly rfc3339Memo = new Map<number, string>();
   readonly rfc3339 = (ms: number): string => {
@@ -174,6 +178,7 @@ export class KubeletState {
     this.gen = opts.config.statusManager;
     this.gates = { ...opts.config.featureGates };
     this.tuning = { ...DEFAULT_NODE_TUNING, ...(opts.tuning ?? {}) };
+    this.client = opts.client;
     this.mirrors = new MirrorClient(opts.client, opts.tracer);
     this.cache = new PodCache(this.engine);
     this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, onPlegEvents);
