@@ -61,6 +61,15 @@ export class ApiServer extends PodStore {
     return { ok: true, value: `token/${namespace}/${serviceAccount}/${podName}` };
   }
 
+  /** POST events (core/v1 Event about a pod): nothing is stored; 503 while down. */
+  createEvent(namespace: string, podName: string, reason: string, container: string, actor: Actor): ApiResult<string> {
+    const key = `${namespace}/${podName}`;
+    if (this.down) return this.unavailable('create', actor, key);
+    if (emitsNothing(this.tracer)) this.tracer.skip!('api.event');
+    else this.tracer.emit({ type: 'api.event', actor, pod: key, reason, container, code: 201 });
+    return { ok: true, value: reason };
+  }
+
   get(namespace: string, name: string, actor: Actor): ApiResult<Pod> {
     const key = `${namespace}/${name}`;
     if (this.down) return this.unavailable('get', actor, key);

@@ -23,6 +23,8 @@ export interface KubeClient {
   deletePod(namespace: string, name: string, opts: DeleteOptions): Proc<ApiResult<Pod | null>>;
   createPod(pod: Pod): Proc<ApiResult<Pod>>;
   /** POST serviceaccounts/{sa}/token bound to a pod (the token manager's CreateToken). */
+  /** POST events: one event about a pod's container (the kubelet's event sink). */
+  createEvent?(namespace: string, podName: string, reason: string, container: string): Proc<ApiResult<string>>;
   createToken?(namespace: string, serviceAccount: string, podName: string): Proc<ApiResult<string>>;
 }
 

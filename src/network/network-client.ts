@@ -51,6 +51,11 @@ export class NetworkClient implements KubeClient, NodeClient {
     return this.request('token', `${namespace}/${podName}`, namespace, serviceAccount, podName);
   }
 
+  /** POST events (the kubelet's event sink, events.ts): rate limited by this client's bucket. */
+  createEvent(namespace: string, podName: string, reason: string, container: string): Proc<ApiResult<string>> {
+    return this.request('event', `${namespace}/${podName}`, namespace, podName, { reason, container });
+  }
+
   /** PUT the node's Lease with renewTime now (the heartbeat client: no client-side rate limit). */
   renewLease(node: string): Proc<ApiResult<number>> {
     return this.nodeRequest('lease', 'patch', node, undefined);
@@ -76,6 +81,10 @@ export class NetworkClient implements KubeClient, NodeClient {
         return api.nodes.getNode(name, 'kubelet');
       case 'node-status':
         return api.nodes.setReady(name, arg as NodeReadyCondition, 'kubelet');
+      case 'event': {
+        const e = arg as { reason: string; container: string };
+        return api.createEvent(namespace, name, e.reason, e.container, 'kubelet');
+      }
       case 'token':
         return api.createToken(namespace, name, arg as string, 'kubelet');
       case 'get':
@@ -89,7 +98,7 @@ export class NetworkClient implements KubeClient, NodeClient {
     }
   }
 
-  private *request<T>(verb: Verb | 'token', key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
+  private *request<T>(verb: Verb | 'token' | 'event', key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
     const net = this.network;
     const engine = net.engine;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
@@ -100,7 +109,7 @@ export class NetworkClient implements KubeClient, NodeClient {
     if (wait > 0) yield wait;
 
     const sentAt = engine.nowMs;
-    const latency = net.drawLatency(verb === 'token' ? 'create' : verb);
+    const latency = net.drawLatency(verb === 'token' || verb === 'event' ? 'create' : verb);
     const call = new Call(this, verb, key, namespace, name, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
     const r = (yield call) as ApiResult<T> | null; // the answer, or null: given up
     if (r !== null) return r;

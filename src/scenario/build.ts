@@ -61,6 +61,16 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     apiQPS: k.apiQPS ?? 50,
     apiBurst: k.apiBurst ?? 100,
     requestTimeoutMs: k.requestTimeout ?? 10_000,
+    ...(k.events
+      ? {
+          events: {
+            sharedClient: k.events.sharedClient ?? false,
+            eventRecordQPS: k.events.eventRecordQPS ?? 50,
+            eventBurst: k.events.eventBurst ?? 100,
+            podInfraContainer: k.events.podInfraContainer ?? false,
+          },
+        }
+      : {}),
     deletionSafety: {
       podResourcesReclaimed: k.deletionSafety?.podResourcesReclaimed ?? true,
       podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,

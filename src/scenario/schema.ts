@@ -368,7 +368,7 @@ export const ASSERTIONS = {
     (v) => ({ kind: 'podStartup', ...v, of: v.of ?? 'running' }),
   ),
   requestRate: body(
-    z.strictObject({ verb, max: count, window: positiveDuration.optional(), ...window }).refine(fromBeforeTo, fromToRule),
+    z.strictObject({ verb: z.enum([...VERBS, 'event', 'token']), max: count, window: positiveDuration.optional(), ...window }).refine(fromBeforeTo, fromToRule),
     ({ from, to, window: w, ...v }) => ({ kind: 'requestRate', ...v, windowMs: w ?? 1000, fromMs: from, toMs: to }),
   ),
 } satisfies Record<AssertionBody['kind'], z.ZodType>;
@@ -388,6 +388,9 @@ const kubelet = z.strictObject({
   plegRelistPeriod: positiveDuration.optional(),
   apiQPS: z.number().positive().optional(),
   apiBurst: z.int().min(1).optional(),
+  events: z
+    .strictObject({ sharedClient: z.boolean().optional(), eventRecordQPS: z.number().positive().optional(), eventBurst: z.int().min(1).optional(), podInfraContainer: z.boolean().optional() })
+    .optional(),
   requestTimeout: positiveDuration.optional(),
   deletionSafety: z.strictObject({ podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullish(),
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),

@@ -93,11 +93,8 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       }
       return pass(`requests for ${a.pod}: [${verbs.join(', ')}]`);
     }
-    case 'log': {
-      const n = w.trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
-      if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
-      return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
-    }
+    case 'log':
+      return logResult(w, a, pass, fail);
     case 'events': {
       const hits = w.trace.filter((r) => r.type === a.type && (a.pod === undefined || r.pod === a.pod) && inWindow(r, a.fromMs, a.toMs) && (a.where === undefined || match(a.where, r) === undefined));
       const n = hits.length;
@@ -106,20 +103,28 @@ export function evaluateNow(w: World, a: Assertion): AssertionResult {
       if (a.count === undefined && a.min === undefined && n === 0) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected at least 1, got 0`);
       return pass(`events ${a.type}: ${n}`);
     }
-    case 'violation': {
-      const n = w.trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
-      if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
-      return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
-    }
-    case 'podStartup': {
-      const v = evaluatePodStartup(w, a);
-      return v.ok ? pass(v.message) : fail(v.message);
-    }
+    case 'violation':
+      return violationResult(w, a, pass, fail);
+    case 'podStartup':
     case 'requestRate': {
-      const v = evaluateRequestRate(w, a);
+      const v = a.kind === 'podStartup' ? evaluatePodStartup(w, a) : evaluateRequestRate(w, a);
       return v.ok ? pass(v.message) : fail(v.message);
     }
     case 'converged':
       throw new Error('converged is evaluated by the convergence tracker');
   }
+}
+
+type Done = (message: string) => AssertionResult;
+
+function violationResult(w: World, a: Assertion & { kind: 'violation' }, pass: Done, fail: Done): AssertionResult {
+  const n = w.trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
+  if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
+  return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
+}
+
+function logResult(w: World, a: Assertion & { kind: 'log' }, pass: Done, fail: Done): AssertionResult {
+  const n = w.trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
+  if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
+  return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
 }

@@ -55,7 +55,10 @@ function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Po
 export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
   let results = NO_RESULTS;
   if (changes.killPod && !changes.createSandbox) return results;
-  if (changes.createSandbox) kl.runtime.runPodSandbox(pod);
+  if (changes.createSandbox) {
+    kl.runtime.runPodSandbox(pod);
+    if (kl.config.events?.podInfraContainer) kl.recorder?.containerStarted(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', 'POD');
+  }
   const inits = pod.spec?.initContainers ?? [];
   if (changes.nextInitContainerToStart !== undefined) {
     const r = startWithBackOff(kl, pod, changes.nextInitContainerToStart, podStatus);
@@ -114,6 +117,7 @@ export function startContainer(kl: KubeletState, pod: Pod, c: Container): Runtim
   const attempts = kl.behaviour(pod)[c.name] ?? [];
   const attempt = attempts.length > 0 ? attempts[Math.min(n, attempts.length - 1)] : DEFAULT_ATTEMPT;
   const inst = kl.runtime.startContainer(pod, c, attempt);
+  kl.recorder?.containerStarted(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', c.name);
   if (attempt.ready !== undefined && hasProbe(c, 'readiness')) kl.prober.set('readiness', uid, inst.id, attempt.ready);
   if (attempt.started !== undefined && hasProbe(c, 'startup')) kl.prober.set('startup', uid, inst.id, attempt.started);
   return inst;
