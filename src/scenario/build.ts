@@ -58,8 +58,8 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     statusChannelCapacity: k.statusChannelCapacity ?? 1000,
     runtime: k.runtime ?? 'simulated',
     plegRelistPeriodMs: k.plegRelistPeriod ?? 1000,
-    apiQPS: k.apiQPS ?? 50,
-    apiBurst: k.apiBurst ?? 100,
+    apiQPS: k.apiQPS ?? (variant === 'current' ? 50 : 5),
+    apiBurst: k.apiBurst ?? (variant === 'current' ? 100 : 10),
     requestTimeoutMs: k.requestTimeout ?? 10_000,
     ...(k.events
       ? {

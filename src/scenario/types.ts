@@ -41,8 +41,8 @@ export interface KubeletConfig {
   statusChannelCapacity: number; // default 1000 (classic only)
   runtime: RuntimeKind; // default simulated
   plegRelistPeriodMs: number; // default 1000
-  apiQPS: number; // default 50
-  apiBurst: number; // default 100
+  apiQPS: number; // default 50 (current), 5 (classic, transitional: before v1.27)
+  apiBurst: number; // default 100 (current), 10 (classic, transitional)
   requestTimeoutMs: number; // default 10000
   /** The kubelet's event recorder (absent: no events are posted). */
   events?: KubeletEventsConfig;
