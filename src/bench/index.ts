@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
+import { loadBench } from './load.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import { longCrashloop, nodeScaling, scalingPoints } from './scaling.js';
 import type { BenchResult } from './types.js';
@@ -19,13 +20,24 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'node-scaling': nodeScaling,
 };
 /** Cases a parent case runs in a child process of their own; not run by a plain `npm run bench`. */
-const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = { ...scalingPoints };
+const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {
+  ...scalingPoints,
+  'load-10k': () => loadBench(10_000),
+  'load-100k': () => loadBench(100_000),
+};
+
+/** Names that stand for several cases, each run in a fresh process (`npm run bench -- load`). */
+const groups: Record<string, string[]> = { load: ['load-10k', 'load-100k'] };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
+  if (wanted.length === 1 && wanted[0] in groups) {
+    for (const name of groups[wanted[0]]) execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+    return;
+  }
   for (const w of wanted) {
     if (!(w in cases) && !(w in hidden)) {
-      process.stderr.write(`unknown bench case ${JSON.stringify(w)}; known: ${Object.keys(cases).join(', ')}\n`);
+      process.stderr.write(`unknown bench case ${JSON.stringify(w)}; known: ${[...Object.keys(cases), ...Object.keys(groups)].join(', ')}\n`);
       process.exit(2);
     }
   }

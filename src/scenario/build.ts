@@ -5,7 +5,8 @@ import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE, type Pod, type PodSpe
 import { getPodQOS } from '../model/qos.js';
 import { DEFAULT_EPOCH, formatRfc3339, parseRfc3339 } from '../model/time.js';
 import type { PathSeg } from './issues.js';
-import { atTimeMs, DEFAULT_LATENCY, FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
+import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
+import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
   type Assertion,
@@ -34,15 +35,46 @@ function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Replace every `@<duration>` string with the RFC 3339 time of epoch + duration. */
-function resolveTimes(v: unknown, epochMs: number): unknown {
-  if (typeof v === 'string') {
-    const ms = atTimeMs(v);
-    return ms === undefined ? v : formatRfc3339(epochMs + ms);
+/** `v` with `f` applied to every string and, unless `keepNulls`, without its null map fields
+ *  (to the apiserver, and so to kss, a null field is an unset one; null list items are refused by
+ *  the Pod schema). Parts with nothing to change are shared, not copied. */
+function mapValue(v: unknown, f: (s: string) => string, keepNulls = false): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = mapValue(v[i], f, keepNulls);
+      if (x !== v[i]) (out ??= v.slice())[i] = x;
+    }
+    return out ?? v;
   }
-  if (Array.isArray(v)) return v.map((x) => resolveTimes(x, epochMs));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveTimes(x, epochMs)]));
-  return v;
+  if (v === null || typeof v !== 'object') return v;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null && !keepNulls) {
+      out ??= { ...v };
+      delete out[k];
+      continue;
+    }
+    const y = mapValue(x, f, keepNulls);
+    if (y !== x) (out ??= { ...v })[k] = y;
+  }
+  return out ?? v;
+}
+
+const same = (s: string) => s;
+export const dropNulls = (v: unknown): unknown => mapValue(v, same);
+
+/** Replace every `@<duration>` string with the RFC 3339 time of epoch + duration. */
+function resolveTimes(v: unknown, epochMs: number, keepNulls = true): unknown {
+  return mapValue(
+    v,
+    (s) => {
+      const ms = atTimeMs(s);
+      return ms === undefined ? s : formatRfc3339(epochMs + ms);
+    },
+    keepNulls,
+  );
 }
 
 export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
@@ -85,7 +117,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
   const timeline: Step[] = (spec.timeline ?? []).map((s, index) => {
     const name = Object.keys(s).find((key) => key !== 'at' && s[key] !== undefined)!;
     const action = compact(s[name] as StepAction);
-    if ('status' in action) action.status = time(action.status) as PodStatus;
+    if ('status' in action) action.status = resolveTimes(action.status, epochMs, false) as PodStatus;
     return { ...action, atMs: s.at as number, index, pos: posOf(['spec', 'timeline', index]) };
   });
 
@@ -154,7 +186,8 @@ function replicasOf(raw: RawPod): RawPod[] {
 }
 
 function scenarioPod(raw: RawPod, isStatic: boolean, nodeName: string, epochMs: number, pos: SourcePos): ScenarioPod {
-  const { 'x-kss': x, ...manifest } = raw;
+  const { 'x-kss': x, ...rest } = raw;
+  const manifest = dropNulls(rest) as typeof rest;
   const meta = { ...manifest.metadata, namespace: manifest.metadata.namespace ?? 'default' };
   if (meta.deletionTimestamp !== undefined) meta.deletionTimestamp = resolveTimes(meta.deletionTimestamp, epochMs) as string;
   const spec = {

@@ -1,7 +1,7 @@
 // Issues: bad input, collected rather than thrown. A zod issue or one of our own checks becomes a
 // Draft (code, message, path); the loader then finds its place in the YAML and makes it an Issue.
 import type { core } from 'zod';
-import { MISSING, show } from './schema.js';
+import { MISSING, show } from './schema-values.js';
 
 /** One problem in a scenario file, positioned like a compiler diagnostic. */
 export interface Issue {
@@ -33,6 +33,12 @@ export interface Draft {
   severity?: 'warning';
 }
 
+/** At most 60 characters of untrusted text, for a message. */
+export function clip(s: string, max = 60): string {
+  const q = JSON.stringify(s.length > max ? s.slice(0, max) : s);
+  return s.length > max ? `${q}… (${s.length} characters)` : q;
+}
+
 /** `spec.pods[1].metadata.name`; keys that are not plain words are quoted: `annotations["a/b"]`. */
 export function formatPath(path: readonly PathSeg[]): string {
   let out = '';
@@ -44,23 +50,35 @@ export function formatPath(path: readonly PathSeg[]): string {
   return out;
 }
 
-/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++)
+/** Edit distance counting a swap of two neighbours as one edit (optimal string alignment), in
+ *  three rolling rows; past `limit` it stops and returns limit + 1. */
+function editDistance(a: string, b: string, limit = 3): number {
+  let prev2 = new Int32Array(b.length + 1);
+  let prev = Int32Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Int32Array(b.length + 1);
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let best = i;
     for (let j = 1; j <= b.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row[j] = d;
+      if (d < best) best = d;
     }
-  return d[a.length][b.length];
+    if (best > limit) return limit + 1;
+    [prev2, prev, row] = [prev, row, prev2];
+  }
+  return prev[b.length];
 }
 
 /** The candidate closest to `word`, if it is near enough to be a likely typo. */
 export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  if (word.length > 100) return undefined; // no typo of a name is that long; and it bounds the cost
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (Math.abs(c.length - word.length) > 3) continue; // farther than any suggestion
+    const d = editDistance(word.toLowerCase(), c.toLowerCase(), Math.min(3, bestD));
     if (d < bestD) [best, bestD] = [c, d];
   }
   return best !== undefined && bestD <= Math.max(1, Math.min(3, Math.floor(best.length / 3))) ? best : undefined;
@@ -124,10 +142,10 @@ export function fromZod(iss: ZodIssue, prefix: PathSeg[] = []): Draft[] {
       const [code, what] = unknownKeyCode(path);
       return iss.keys.map((key) => ({
         code,
-        message: `unknown ${what} "${key}"${suggest(key, iss.known ?? [])}`,
+        message: `unknown ${what} ${clip(key)}${suggest(key, iss.known ?? [])}`,
         path: [...path, key],
         expected: iss.known?.map((k) => `"${k}"`).join(' | '),
-        got: JSON.stringify(key),
+        got: clip(key),
         atKey: true,
       }));
     }

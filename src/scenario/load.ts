@@ -1,77 +1,65 @@
-// Loading a scenario: YAML (with positions) → zod schema + cross-checks → Scenario, or every
-// issue found, each pointing at its place in the file.
+// Loading a scenario: YAML (strict 1.2, with positions) → zod schema + cross-checks + the
+// Kubernetes Pod schema → Scenario, or every issue found (the first MAX_ISSUES of them), each
+// pointing at its place in the file. Every step is linear in the size of the document.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
+import { checkPodFields } from './k8s/podcheck.js';
+import { readScenarioText, tooLarge } from './read.js';
 import { scenarioSchema } from './schema.js';
 import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
+import { MAX_FILE_BYTES, parseYaml } from './yaml.js';
 
 /** A load that succeeded may still carry warnings (issues with severity 'warning'); a failed one
- *  lists its errors and warnings together, in file order. */
-export type LoadResult = { ok: true; scenario: Scenario; warnings?: Issue[] } | { ok: false; issues: Issue[] };
+ *  lists its errors and warnings together, in file order. On failure, `text` is the file's text when it could be read (for code frames: a caller need
+ *  not read the file again, which for a FIFO or a device would block). */
+export type LoadResult = { ok: true; scenario: Scenario; warnings?: Issue[] } | { ok: false; issues: Issue[]; text?: string };
+
+/** At most this many issues are listed; one more says how many were left out. */
+export const MAX_ISSUES = 100;
 
 /** Load a scenario from its text. `file` names it in issues and in the Scenario. */
 export function loadScenario(text: string, file = '<string>'): LoadResult {
-  return load(text, file, sha256(Buffer.from(text, 'utf8')));
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > MAX_FILE_BYTES) return { ok: false, issues: [tooLarge(file, bytes.length)] };
+  return load(text, file, sha256(bytes));
 }
 
 /** Read and load a scenario file; an unreadable file is an issue like any other. */
 export function loadScenarioFile(path: string): LoadResult {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String((e as Error).message);
-    return { ok: false, issues: [{ code: 'FILE_NOT_FOUND', message: `cannot read ${path}: ${why}`, file: path, line: 0, col: 0, path: '' }] };
-  }
-  return load(bytes.toString('utf8'), path, sha256(bytes));
+  const r = readScenarioText(path);
+  if ('issue' in r) return { ok: false, issues: [r.issue] };
+  const result = load(r.text, path, sha256(r.bytes));
+  return result.ok ? result : { ...result, text: r.text };
 }
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 function load(text: string, file: string, hash: string): LoadResult {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const at = (offset: number, end?: number): Pick<Issue, 'line' | 'col' | 'endCol'> => {
-    const p = lines.linePos(offset);
-    const e = end === undefined ? undefined : lines.linePos(end);
-    return { line: p.line, col: p.col, endCol: e && e.line === p.line && e.col > p.col ? e.col : undefined };
-  };
+  const y = parseYaml(text, file);
+  if (!y.ok) return { ok: false, issues: tidy(y.issues, file) };
+  const { doc, at } = y;
 
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((e): Issue => ({ code: 'YAML_SYNTAX', message: e.message, file, ...at(e.pos[0], e.pos[1]), path: '' }));
-    return { ok: false, issues: tidy(issues) };
-  }
-  if (doc.contents === null) return { ok: false, issues: [{ code: 'EMPTY_FILE', message: 'the file holds no YAML document', file, line: 1, col: 1, path: '' }] };
-
-  // An alias whose anchor is not set before it, or aliases that expand too far, make toJS throw:
-  // they are issues of the file like any other.
-  const aliasIssues: Issue[] = [];
-  visit(doc, {
-    Alias(_key, node) {
-      if (node.resolve(doc) === undefined) {
-        const r = node.range;
-        aliasIssues.push({ code: 'YAML_ALIAS', message: `unresolved alias *${node.source}: the anchor &${node.source} must be set before the alias`, file, ...(r ? at(r[0], r[1]) : { line: 1, col: 1 }), path: '' });
-      }
-    },
-  });
-  if (aliasIssues.length > 0) return { ok: false, issues: tidy(aliasIssues) };
+  // Aliases that expand too far make toJS throw: an issue of the file like any other.
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
-    return { ok: false, issues: [{ code: 'YAML_ALIAS', message: `the document cannot be read: ${(e as Error).message}`, file, line: 1, col: 1, path: '' }] };
+    return { ok: false, issues: [{ code: 'YAML_ALIAS', message: `the document cannot be read: ${(e as Error).message.split('\n')[0]}`, file, line: 1, col: 1, path: '' }] };
   }
-  const drafts: Draft[] = [];
   const parsed = scenarioSchema.safeParse(data, { reportInput: true, error: annotate });
-  if (!parsed.success) for (const iss of parsed.error.issues) drafts.push(...fromZod(iss));
-  drafts.push(...crossCheck(data));
+  const own = [...checkPodFields(data), ...crossCheck(data)];
+  // The Pod schema and zod may both refuse one value: say it once, in the Pod schema's words.
+  const taken = new Set(own.map((d) => formatPath(d.path)));
+  const drafts: Draft[] = [];
+  if (!parsed.success) for (const iss of parsed.error.issues) for (const d of fromZod(iss)) if (!taken.has(formatPath(d.path))) drafts.push(d);
+  drafts.push(...own);
 
+  const locate = locator(doc);
   const place = (path: PathSeg[], atKey = false) => {
-    const r = locate(doc, path, atKey);
+    const r = locate(path, atKey);
     return r ? at(r[0], r[1]) : { line: 1, col: 1 };
   };
   const issues = tidy(
@@ -79,6 +67,7 @@ function load(text: string, file: string, hash: string): LoadResult {
       const { atKey, path, ...rest } = d;
       return compactIssue({ ...rest, file, ...place(path, atKey), path: formatPath(path) });
     }),
+    file,
   );
   if (issues.some((i) => i.severity !== 'warning') || !parsed.success) return { ok: false, issues };
   const posOf = (path: PathSeg[]): SourcePos => {
@@ -98,38 +87,53 @@ function annotate(iss: { code?: string; inst?: unknown; expected?: string }): un
   return undefined;
 }
 
-/** The source range [start, end) of the node at `path`: the deepest node that exists (so a
- *  missing field points at its parent map), or the key itself when `atKey`. */
-function locate(doc: Document, path: PathSeg[], atKey: boolean): [number, number] | undefined {
-  let node: unknown = doc.contents;
-  let key: { range?: [number, number, number] | null } | undefined;
-  for (const [depth, seg] of path.entries()) {
-    if (isAlias(node)) node = node.resolve(doc);
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-      if (!pair) break;
-      key = pair.key as typeof key;
-      // `key:` with nothing after it: the key is the better place to point at.
-      const empty = isScalar(pair.value) && pair.value.value === null && pair.value.range?.[0] === pair.value.range?.[1];
-      node = !pair.value || empty ? pair.key : pair.value;
-    } else if (isSeq(node) && typeof seg === 'number' && node.items[seg] !== undefined) {
-      node = node.items[seg];
-      key = undefined;
-    } else break;
-    if (atKey && key && depth === path.length - 1) node = key;
-  }
-  const range = (node as { range?: [number, number, number] | null } | null)?.range;
-  return range ? [range[0], range[1]] : undefined;
+/** Finds the source range [start, end) of the node at a path: the deepest node that exists (so
+ *  a missing field points at its parent map), or the key itself when `atKey`. Each map's keys
+ *  are indexed the first time it is searched, so many lookups stay linear in the document. */
+function locator(doc: Document.Parsed): (path: PathSeg[], atKey: boolean) => [number, number] | undefined {
+  const index = new WeakMap<YAMLMap, Map<string, Pair>>();
+  const pairOf = (m: YAMLMap, seg: PathSeg): Pair | undefined => {
+    let keys = index.get(m);
+    if (!keys) {
+      keys = new Map();
+      for (const p of m.items) if (isScalar(p.key) && !keys.has(String(p.key.value))) keys.set(String(p.key.value), p);
+      index.set(m, keys);
+    }
+    return keys.get(String(seg));
+  };
+  return (path, atKey) => {
+    let node: unknown = doc.contents;
+    let key: { range?: [number, number, number] | null } | undefined;
+    for (const [depth, seg] of path.entries()) {
+      if (isAlias(node)) node = node.resolve(doc);
+      if (isMap(node)) {
+        const pair = pairOf(node, seg);
+        if (!pair) break;
+        key = pair.key as typeof key;
+        // `key:` with nothing after it: the key is the better place to point at.
+        const empty = isScalar(pair.value) && pair.value.value === null && pair.value.range?.[0] === pair.value.range?.[1];
+        node = !pair.value || empty ? pair.key : pair.value;
+      } else if (isSeq(node) && typeof seg === 'number' && node.items[seg] !== undefined) {
+        node = node.items[seg];
+        key = undefined;
+      } else break;
+      if (atKey && key && depth === path.length - 1) node = key;
+    }
+    const range = (node as { range?: [number, number, number] | null } | null)?.range;
+    return range ? [range[0], range[1]] : undefined;
+  };
 }
 
+/** Undefined fields dropped; text echoed from the file cut to a bounded length. */
 function compactIssue(i: Issue): Issue {
-  return Object.fromEntries(Object.entries(i).filter(([, v]) => v !== undefined)) as Issue;
+  const cut = (v: unknown) => (typeof v === 'string' && v.length > 2000 ? `${v.slice(0, 2000)}… (${v.length - 2000} more characters)` : v);
+  return Object.fromEntries(Object.entries(i).flatMap(([k, v]) => (v === undefined ? [] : [[k, cut(v)]]))) as unknown as Issue;
 }
 
-/** In file order, each issue once. */
-function tidy(issues: Issue[]): Issue[] {
+/** In file order, each issue once, at most MAX_ISSUES (then one saying how many more). */
+function tidy(issues: Issue[], file: string): Issue[] {
   const seen = new Set<string>();
-  return issues
+  const out = issues
     .map((i, n) => ({ i, n }))
     .sort((a, b) => a.i.line - b.i.line || a.i.col - b.i.col || a.n - b.n)
     .map(({ i }) => i)
@@ -137,4 +141,11 @@ function tidy(issues: Issue[]): Issue[] {
       const id = `${i.line}:${i.col}:${i.code}:${i.path}:${i.message}`;
       return seen.has(id) ? false : (seen.add(id), true);
     });
+  if (out.length <= MAX_ISSUES) return out;
+  const next = out[MAX_ISSUES];
+  const more = out.length - MAX_ISSUES;
+  return [
+    ...out.slice(0, MAX_ISSUES),
+    { code: 'MORE_ISSUES', message: `and ${more} more issue${more === 1 ? '' : 's'} (only the first ${MAX_ISSUES} are listed; the next one is here)`, file, line: next.line, col: next.col, path: next.path },
+  ];
 }

@@ -1,175 +1,30 @@
-// The zod schemas of the scenario format (scenario-format.md). They check the document's shape and
-// turn durations into ms and steps / assertions into their typed unions. Cross-references (pod
-// names, containers, one action per step) are checked in semantics.ts; defaults in build.ts.
+// The zod schema of the scenario document (scenario-format.md): pods, timeline steps, assertions
+// and the spec around them, built from the value schemas of schema-values.ts. It checks the
+// document's shape and turns steps / assertions into their typed unions. Cross-references (pod
+// names, containers, one action per step) are checked in semantics.ts, the Pod fields against the
+// Kubernetes schema in k8s/podcheck.ts; defaults in build.ts.
 import { z } from 'zod';
-import { normalizePodRef } from '../model/pod.js';
-import { parseDuration, parseRfc3339 } from '../model/time.js';
-import { INVARIANT_NAMES, type AssertionBody, type Latency, type LatencyRange, type StepAction } from './types.js';
+import {
+  dnsLabel,
+  dnsSubdomain,
+  duration,
+  durationOr,
+  instant,
+  MAX_SECONDS,
+  latency,
+  podRef,
+  positiveDuration,
+  Refusal,
+  status,
+  value,
+  VERBS,
+  YEAR_1000,
+  YEAR_9000,
+} from './schema-values.js';
+import { parseRfc3339 } from '../model/time.js';
+import { INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 
-/** A value one of our own checks refused. The loader turns it into an Issue of that code. */
-export class Refusal {
-  constructor(
-    readonly code: string,
-    readonly expected: string,
-    readonly hint?: string,
-  ) {}
-}
-
-/** How a value looks in a message: scalars as JSON, collections by their kind. */
-export function show(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (Array.isArray(v)) return 'a list';
-  if (v !== null && typeof v === 'object') return 'a map';
-  return JSON.stringify(v);
-}
-
-/** The message of a plain missing field; the loader writes the real one. */
-export const MISSING = 'missing';
-
-/** A scalar checked by our own function. `json` is what the JSON Schema says about it. */
-function value<T>(json: Record<string, unknown>, check: (v: unknown) => T | Refusal) {
-  return z
-    .unknown()
-    .transform((v, ctx): T => {
-      if (v === undefined) {
-        ctx.addIssue({ code: 'custom', message: MISSING, params: { code: 'MISSING_FIELD', expected: json.description } });
-        return z.NEVER;
-      }
-      const r = check(v);
-      if (r instanceof Refusal) {
-        const got = show(v);
-        const message = `expected ${r.expected}, got ${got}` + (r.hint ? `: ${r.hint}` : '');
-        ctx.addIssue({ code: 'custom', message, input: v, params: { code: r.code, expected: r.expected, got } });
-        return z.NEVER;
-      }
-      return r;
-    })
-    .meta(json);
-}
-
-// ---- durations, ranges, times ----
-
-const DURATION = 'a duration like "500ms", "10s" or "1m30s"';
-
-/** ms of a duration value, or a Refusal. YAML's number 0 is allowed (as Go's "0" is). */
-function durationMs(v: unknown, positive = false): number | Refusal {
-  const ms = v === 0 ? 0 : typeof v === 'string' ? parseDuration(v) : undefined;
-  if (ms === undefined) return new Refusal('BAD_DURATION', DURATION, typeof v === 'number' ? 'a bare number has no unit' : undefined);
-  if (ms < 0 || (positive && ms === 0)) return new Refusal('BAD_DURATION', positive ? `a positive ${DURATION}` : DURATION, 'it must not be negative');
-  return ms;
-}
-
-const durationJson = { type: 'string', description: 'Go duration: 250ms, 10s, 1m30s' };
-const duration = value(durationJson, (v) => durationMs(v));
-const positiveDuration = value(durationJson, (v) => durationMs(v, true));
-
-/** A duration or one keyword (`forever`, `ignore`, `never`). */
-function durationOr<K extends string>(keyword: K) {
-  const json = { type: 'string', description: `Go duration, or "${keyword}"` };
-  return value(json, (v): number | K | Refusal => {
-    if (v === keyword) return keyword;
-    const ms = durationMs(v);
-    return ms instanceof Refusal ? new Refusal('BAD_DURATION', `${DURATION} or "${keyword}"`, ms.hint) : ms;
-  });
-}
-
-/** `A..B`, inclusive; a single duration means exactly that long. */
-export function parseRange(v: unknown): LatencyRange | Refusal {
-  const expected = 'a range like "1ms..5ms"';
-  if (typeof v !== 'string' && v !== 0) return new Refusal('BAD_RANGE', expected);
-  const parts = String(v).split('..');
-  if (parts.length > 2 || String(v).includes('...')) return new Refusal('BAD_RANGE', expected);
-  const [a, b] = [parseDuration(parts[0]), parseDuration(parts[parts.length - 1])];
-  if (a === undefined || b === undefined || a < 0 || b < 0) return new Refusal('BAD_RANGE', expected);
-  if (a > b) return new Refusal('BAD_RANGE', expected, `the lower bound ${parts[0].trim()} is above the upper bound ${parts[1].trim()}`);
-  return { minMs: a, maxMs: b };
-}
-const range = value({ type: 'string', description: 'latency range A..B, inclusive (e.g. 1ms..5ms)' }, parseRange);
-
-export const DEFAULT_LATENCY: LatencyRange = { minMs: 1, maxMs: 5 };
-export const VERBS = ['get', 'patch', 'delete', 'create'] as const;
-
-/** A latency: one range for every verb, or a map verb → range (the verbs not named default). */
-const latency = z
-  .union([z.strictObject({ get: range.optional(), patch: range.optional(), delete: range.optional(), create: range.optional() }), range])
-  .transform((l): Latency => {
-    if ('minMs' in l) return { get: { ...l }, patch: { ...l }, delete: { ...l }, create: { ...l } };
-    const pick = (r: LatencyRange | undefined) => ({ ...(r ?? DEFAULT_LATENCY) });
-    return { get: pick(l.get), patch: pick(l.patch), delete: pick(l.delete), create: pick(l.create) };
-  });
-
-/** `@<duration>`: epoch + duration. Checked here, resolved in build.ts (it needs the epoch). */
-export function atTimeMs(s: string): number | undefined {
-  return s.startsWith('@') ? parseDuration(s.slice(1)) : undefined;
-}
-const BAD_TIME = 'a time like "@5s", "@-1m" or "@1.250s"';
-
-/** An RFC 3339 instant, or an `@<duration>` (metadata.deletionTimestamp). */
-const instant = value({ type: 'string', description: 'RFC 3339 time or @<duration>' }, (v) => {
-  if (typeof v === 'string' && v.startsWith('@')) return atTimeMs(v) === undefined ? new Refusal('BAD_TIME', BAD_TIME) : v;
-  return typeof v === 'string' && parseRfc3339(v) !== undefined ? v : new Refusal('BAD_TIME', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
-});
-
-// ---- status values ----
-
-export const OPERATORS = ['$exists', '$ne', '$len'] as const;
-
-type AddIssue = (path: (string | number)[], code: string, expected: string, got: unknown, atKey?: boolean) => void;
-
-/** Check `@` times and `$` operators inside a status value (operators only where allowed). */
-function checkStatusValue(v: unknown, path: (string | number)[], ops: boolean, add: AddIssue): void {
-  if (typeof v === 'string') {
-    if (v.startsWith('@') && atTimeMs(v) === undefined) add(path, 'BAD_TIME', BAD_TIME, v);
-  } else if (Array.isArray(v)) {
-    v.forEach((x, i) => checkStatusValue(x, [...path, i], ops, add));
-  } else if (v !== null && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      const p = [...path, k];
-      if (!k.startsWith('$')) checkStatusValue(x, p, ops, add);
-      else if (!ops) add(p, 'INVALID_VALUE', 'a status field (matcher operators belong in expect)', k, true);
-      else if (!(OPERATORS as readonly string[]).includes(k)) add(p, 'INVALID_VALUE', OPERATORS.map((o) => `"${o}"`).join(' | '), k, true);
-      else if (k === '$exists' && typeof x !== 'boolean') add(p, 'INVALID_TYPE', 'true or false', x);
-      else if (k === '$len' && !(Number.isInteger(x) && (x as number) >= 0)) add(p, 'INVALID_VALUE', 'a list length (an integer >= 0)', x);
-      else if (k === '$ne') checkStatusValue(x, p, ops, add);
-    }
-  }
-}
-
-/** A status map (a v1.PodStatus, or in expect a pattern over one). */
-function status(ops: boolean) {
-  return z
-    .record(z.string(), z.unknown())
-    .superRefine((v, ctx) =>
-      checkStatusValue(v, [], ops, (path, code, expected, got, atKey) =>
-        ctx.addIssue({ code: 'custom', path, input: got, message: `expected ${expected}, got ${show(got)}`, params: { code, expected, got: show(got), atKey } }),
-      ),
-    )
-    .meta({ description: ops ? 'status pattern: subset match; $exists, $ne, $len, @<duration>' : 'v1.PodStatus; @<duration> times' });
-}
-
-// ---- names ----
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-
-function named(re: RegExp, max: number, expected: string) {
-  return value({ type: 'string', pattern: re.source, maxLength: max, description: expected }, (v) => {
-    if (typeof v !== 'string') return new Refusal('INVALID_TYPE', 'a string');
-    return re.test(v) && v.length <= max ? v : new Refusal('INVALID_VALUE', expected);
-  });
-}
-const dnsLabel = named(DNS_LABEL, 63, 'a DNS label (lowercase letters, digits and "-", at most 63 characters)');
-const dnsSubdomain = named(DNS_SUBDOMAIN, 253, 'a DNS subdomain (lowercase letters, digits, "-" and ".")');
-
-/** `name` or `namespace/name`, normalized to "namespace/name". */
-const podRef = value({ type: 'string', description: 'pod: name (namespace default) or namespace/name' }, (v) => {
-  const expected = 'a pod reference "name" or "namespace/name"';
-  if (typeof v !== 'string') return new Refusal('INVALID_TYPE', expected);
-  const parts = v.split('/');
-  if (parts.length > 2 || parts.some((p) => !DNS_SUBDOMAIN.test(p))) return new Refusal('INVALID_VALUE', expected);
-  return normalizePodRef(v);
-});
-
+export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
 // ---- pods ----
 
 const quantities = z.record(z.string(), z.union([z.string(), z.number()]));
@@ -195,6 +50,7 @@ const xKss = z
     replicas: z.int().min(1).max(100_000).optional(),
     only: z.enum(['kubelet', 'apiserver']).optional(),
     containers: z.record(z.string(), z.array(attempt).min(1)).optional(),
+    unchecked: z.array(z.string()).optional().meta({ description: 'fields of this pod (e.g. status.phase) whose value may lie outside the Kubernetes enum' }),
   })
   .meta({ description: 'simulator-only behaviour; never sent to the apiserver' });
 
@@ -213,7 +69,7 @@ const pod = z.looseObject({
     initContainers: z.array(container).optional(),
     ephemeralContainers: z.array(z.looseObject({ name: dnsLabel })).optional(),
     restartPolicy: z.enum(['Always', 'OnFailure', 'Never']).optional(),
-    terminationGracePeriodSeconds: z.int().min(0).optional(),
+    terminationGracePeriodSeconds: z.int().min(0).max(MAX_SECONDS).optional(),
     nodeName: z.string().optional(),
     readinessGates: z.array(z.looseObject({ conditionType: z.string() })).optional(),
   }),
@@ -234,7 +90,7 @@ const podOnly = z.strictObject({ pod: podRef });
 /** Every timeline action, by its key in the step map. */
 export const ACTIONS = {
   create: act(podOnly, (v) => ({ action: 'create', pod: v.pod })),
-  delete: act(z.strictObject({ pod: podRef, gracePeriodSeconds: z.int().min(0).optional() }), (v) => ({ action: 'delete', ...v })),
+  delete: act(z.strictObject({ pod: podRef, gracePeriodSeconds: z.int().min(0).max(MAX_SECONDS).optional() }), (v) => ({ action: 'delete', ...v })),
   recreate: act(podOnly, (v) => ({ action: 'recreate', pod: v.pod })),
   externalPatch: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'externalPatch', ...v })),
   restartApiserver: act(downFor, (v) => ({ action: 'restartApiserver', downForMs: v?.downFor ?? 0 })),
@@ -386,7 +242,7 @@ const kubelet = z.strictObject({
   statusChannelCapacity: z.int().min(0).optional(),
   runtime: z.enum(['simulated', 'none']).optional(),
   plegRelistPeriod: positiveDuration.optional(),
-  apiQPS: z.number().positive().optional(),
+  apiQPS: z.number().positive().max(1e6).optional(),
   apiBurst: z.int().min(1).optional(),
   events: z
     .strictObject({ sharedClient: z.boolean().optional(), eventRecordQPS: z.number().positive().optional(), eventBurst: z.int().min(1).optional(), podInfraContainer: z.boolean().optional() })
@@ -396,9 +252,13 @@ const kubelet = z.strictObject({
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
 });
 
-const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s' }, (v) =>
-  typeof v === 'string' && parseRfc3339(v) !== undefined ? v : new Refusal('INVALID_VALUE', 'an RFC 3339 time like "2026-01-01T00:00:00Z"'),
-);
+/** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every
+ *  instant of a run is still a 4-digit year. */
+const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s (years 1000 to 8999)' }, (v) => {
+  const ms = typeof v === 'string' ? parseRfc3339(v) : undefined;
+  if (ms === undefined) return new Refusal('INVALID_VALUE', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
+  return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
+});
 
 const spec = z.strictObject({
   seed: z.int().optional(),

@@ -2,7 +2,8 @@
 // step and one kind per assertion. They read the raw parsed YAML defensively (anything of the
 // wrong shape is zod's to report), so they run even when the schema found other problems.
 import { normalizePodRef } from '../model/pod.js';
-import { suggest, type Draft, type PathSeg } from './issues.js';
+import { parseDuration } from '../model/time.js';
+import { clip, suggest, type Draft, type PathSeg } from './issues.js';
 import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
 
 type Obj = Record<string, unknown>;
@@ -33,16 +34,15 @@ export function crossCheck(doc: unknown): Draft[] {
   const kubelet = obj(spec.kubelet);
   const nodeName = str(kubelet?.nodeName) ?? 'node-a';
   const runtime = kubelet?.runtime === 'none' ? 'none' : 'simulated';
-  const refs = refCheckers(declaredPods(spec, nodeName, out), nodeName, out);
-  checkTimeline(spec, runtime, refs, out);
-  checkExpect(spec, refs, out);
+  const byKey = declarePods(spec, nodeName, out);
+  const refs = referenceChecks(byKey, nodeName, out);
+  checkTimeline(spec, runtime, refs, afterUntilCheck(spec, out), out);
+  checkExpect(spec, refs, afterUntilCheck(spec, out), out);
   return out;
 }
 
-/** The declared pods (spec.pods, spec.staticPods), with their containers; duplicate names and
- *  containers, and x-kss.containers naming no container, are reported. */
-function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
-  const decls: Decl[] = [];
+/** The pods of `pods` and `staticPods` by key ("ns/name"), with their containers; checks names. */
+function declarePods(spec: Obj, nodeName: string, out: Draft[]): Map<string, Decl[]> {
   const byKey = new Map<string, Decl[]>();
   for (const where of ['pods', 'staticPods'] as const) {
     list(spec[where]).forEach((entry, i) => {
@@ -85,7 +85,8 @@ function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
       for (const n of names) {
         const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${n}-${nodeName}` : n}`;
         const d: Decl = { key, path, only, isStatic, containers };
-        const twin = (byKey.get(key) ?? []).find((e) => places(e).some((p) => places(d).includes(p)));
+        const same = byKey.get(key);
+        const twin = same?.find((e) => places(e).some((p) => places(d).includes(p)));
         if (twin)
           out.push({
             code: 'DUPLICATE_POD',
@@ -95,45 +96,33 @@ function declaredPods(spec: Obj, nodeName: string, out: Draft[]): Decl[] {
             path: [...path, 'metadata', 'name'],
             got: JSON.stringify(key),
           });
-        decls.push(d);
-        const same = byKey.get(key);
         if (same) same.push(d);
         else byKey.set(key, [d]);
       }
     });
   }
-  return decls;
+  return byKey;
 }
 
-interface RefCheckers {
+interface Refs {
   /** Check a pod reference; returns the entries it names. */
-  ref(v: unknown, path: PathSeg[]): Decl[];
+  ref: (v: unknown, path: PathSeg[]) => Decl[];
   /** Check a container name against the pods a reference named (`warnOnly`: a warning, not an error). */
-  containerOf(pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string): void;
+  containerOf: (pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string) => void;
 }
 
-function indexByKey(decls: Decl[]): Map<string, Decl[]> {
-  const m = new Map<string, Decl[]>();
-  for (const d of decls) {
-    const same = m.get(d.key);
-    if (same) same.push(d);
-    else m.set(d.key, [d]);
-  }
-  return m;
-}
-
-function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers {
-  let byKey: Map<string, Decl[]> | undefined;
-  /** Check a pod reference; returns the entries it names. */
+function referenceChecks(byKey: Map<string, Decl[]>, nodeName: string, out: Draft[]): Refs {
+  let misses = 0;
   const ref = (v: unknown, path: PathSeg[]): Decl[] => {
     const s = str(v);
     if (s === undefined || s.split('/').length > 2) return [];
     const key = normalizePodRef(s);
-    const found = (byKey ??= indexByKey(decls)).get(key) ?? [];
+    const found = byKey.get(key) ?? [];
     if (found.length === 0) {
-      const keys = new Set(decls.map((d) => d.key));
+      // Suggestions for the first few unknown names only: each one compares against every pod.
+      const keys = ++misses <= 20 ? new Set(byKey.keys()) : new Set<string>();
       const staticName = `${key}-${nodeName}`;
-      const hint = keys.has(staticName)
+      const hint = byKey.has(staticName)
         ? `; static pods are named with their node: did you mean "${staticName.replace(/^default\//, '')}"?`
         : suggest(key, keys).replace(/"default\//, '"');
       out.push({ code: 'UNKNOWN_POD', message: `no pod ${key} in spec.pods or spec.staticPods${hint}`, path, got: JSON.stringify(s) });
@@ -141,16 +130,30 @@ function refCheckers(decls: Decl[], nodeName: string, out: Draft[]): RefCheckers
     return found;
   };
 
-  /** Check a container name against the pods a reference named. */
   const containerOf = (pods: Decl[], v: unknown, path: PathSeg[], warnOnly?: string) => {
     const c = str(v);
     if (c === undefined || pods.length === 0 || pods.some((d) => d.containers.has(c))) return;
     const known = new Set(pods.flatMap((d) => [...d.containers]));
-    const message = `pod ${pods[0].key} has no container "${c}"${suggest(c, known)}`;
-    if (warnOnly === undefined) out.push({ code: 'UNKNOWN_CONTAINER', message, path, got: JSON.stringify(c) });
-    else out.push({ code: 'UNKNOWN_CONTAINER', message: `${message}\n${warnOnly}`, path, got: JSON.stringify(c), severity: 'warning' });
+    const message = `pod ${pods[0].key} has no container ${clip(c)}${suggest(c, known)}`;
+    if (warnOnly === undefined) out.push({ code: 'UNKNOWN_CONTAINER', message, path, got: clip(c) });
+    else out.push({ code: 'UNKNOWN_CONTAINER', message: `${message}\n${warnOnly}`, path, got: clip(c), severity: 'warning' });
   };
+
   return { ref, containerOf };
+}
+
+type AfterUntil = (at: unknown, path: PathSeg[], what: string) => void;
+
+/** A step or a timed assertion after the end of the run would never happen. */
+function afterUntilCheck(spec: Obj, out: Draft[]): AfterUntil {
+  const untilMs = spec.until === undefined ? 600_000 : typeof spec.until === 'string' ? parseDuration(spec.until) : undefined;
+  const untilText = spec.until === undefined ? '600s (the default)' : typeof spec.until === 'string' ? spec.until : '';
+  const afterUntil = (at: unknown, path: PathSeg[], what: string) => {
+    const ms = typeof at === 'string' ? parseDuration(at) : undefined;
+    if (untilMs !== undefined && ms !== undefined && ms > untilMs)
+      out.push({ code: 'AFTER_UNTIL', message: `${what} at ${at} is after the end of the run (spec.until: ${untilText}), so it would never happen: move it or raise spec.until`, path, got: JSON.stringify(at) });
+  };
+  return afterUntil;
 }
 
 /** The status manager's own API calls that name a container: upstream looks the container up in the
@@ -164,11 +167,12 @@ const STATUS_MANAGER_CALLS: Record<string, string | undefined> = {
 
 /** Each timeline step: exactly one action, its pod and container references, and the action's
  *  own conditions (node actions need a runtime, mirrors a static pod, create a manifest). */
-function checkTimeline(spec: Obj, runtime: 'none' | 'simulated', { ref, containerOf }: RefCheckers, out: Draft[]): void {
+function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
     if (!s) return;
     const path: PathSeg[] = ['spec', 'timeline', i];
+    afterUntil(s.at, [...path, 'at'], 'this step');
     const keys = Object.keys(s).filter((k) => k !== 'at');
     const actions = keys.filter((k) => k in ACTIONS);
     exactlyOne(out, path, keys, actions, 'a step', 'action', 'setPodStatus');
@@ -190,7 +194,7 @@ function checkTimeline(spec: Obj, runtime: 'none' | 'simulated', { ref, containe
 }
 
 /** Each assertion: exactly one kind, and its pod reference. */
-function checkExpect(spec: Obj, { ref }: RefCheckers, out: Draft[]): void {
+function checkExpect(spec: Obj, { ref }: Refs, afterUntil: AfterUntil, out: Draft[]): void {
   list(spec.expect).forEach((entry, i) => {
     const e = obj(entry);
     if (!e) return;
@@ -201,6 +205,7 @@ function checkExpect(spec: Obj, { ref }: RefCheckers, out: Draft[]): void {
     for (const k of kinds) {
       const f = obj(e[k]);
       if (f && 'pod' in f) ref(f.pod, [...path, k, 'pod']);
+      if (f && 'at' in f) afterUntil(f.at, [...path, k, 'at'], 'this assertion');
     }
   });
 }

@@ -30,7 +30,7 @@ describe('renderIssues', () => {
         '    |          ^^',
         '',
         'scenarios/evict.yaml:14:24: error INVALID_VALUE at spec.pods[1].spec.restartPolicy',
-        '  expected "Always" | "OnFailure" | "Never", got "always"',
+        '  expected "Always" | "Never" | "OnFailure", got "always"; did you mean "Always"?',
         '  14 |         restartPolicy: always',
         '     |                        ^^^^^^',
       ].join('\n'),
