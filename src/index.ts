@@ -15,6 +15,8 @@ export { runScenario, traceHeader, traceSummary, TOOL_VERSION } from './world/ru
 export type { RunResult, RunOptions } from './world/run.js';
 export type { TraceRecord } from './world/tracer.js';
 export type { AssertionResult } from './world/assertions.js';
+// The choice log (docs/choices.md): runScenario(s, { choices: { record, replay, ties, driver } }).
+export type { ChoiceEntry, ChoiceKind, ChoiceOptions, ChoiceStep, ChoicePoint, ChoiceDriver, DrivenInfo, TieMode } from './engine/index.js';
 
 // Running a suite (what `kss test` does), goldens and reports.
 export { runSuite, planSuite, runCase, discoverScenarios, parseShard, takeShard, SuiteUsageError, suiteJUnit, suiteJson } from './testing/index.js';
@@ -22,3 +24,11 @@ export type { SuiteOptions, SuiteResult, CaseResult, CaseSpec, GoldenOutcome, Sh
 export { goldenLines, goldenPathFor, diffLines } from './report/golden.js';
 export { junitXml, xmlEscape } from './report/junit.js';
 export type { JUnitCase, JUnitSuite } from './report/junit.js';
+
+// The views of a trace (README "Seeing a race").
+export { mermaidLines } from './report/mermaid.js';
+export { htmlPage } from './report/html.js';
+export { chromeTraceText } from './report/chrome-trace.js';
+export { shivizText, shivizMulti } from './report/shiviz.js';
+export { diffReport } from './report/diff-view.js';
+export { explainViolation, explainAssertion } from './report/explain.js';

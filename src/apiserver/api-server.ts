@@ -236,7 +236,7 @@ export class ApiServer extends PodStore {
   // Status writes and deletions
 
   private writeStatusPatch(key: string, cur: Pod, statusPatch: unknown, actor: Actor, verb: 'patch'): ApiResult<Pod> {
-    if (statusPatch === undefined || statusPatch === null) return this.unchanged(key, cur, actor);
+    if (statusPatch === undefined || statusPatch === null) return this.unchanged(key, cur, actor, { wrote: null });
     if (typeof statusPatch !== 'object' || Array.isArray(statusPatch)) {
       return this.error(verb, actor, key, 422, `Pod "${splitKey(key)[1]}" is invalid: status: must be an object`);
     }
@@ -248,12 +248,13 @@ export class ApiServer extends PodStore {
       if (e instanceof StrategicMergeError) return this.error(verb, actor, key, 422, e.message);
       throw e;
     }
-    return this.writeStatus(key, cur, status, actor, verb);
+    return this.writeStatus(key, cur, status, actor, verb, statusPatch);
   }
 
-  private writeStatus(key: string, cur: Pod, status: PodStatus, actor: Actor, verb: 'patch' | 'update'): ApiResult<Pod> {
+  private writeStatus(key: string, cur: Pod, status: PodStatus, actor: Actor, verb: 'patch' | 'update', wrote: unknown = status): ApiResult<Pod> {
     // PUT status has no trace type of its own: it is traced as api.patch with verb 'update'.
-    const extra = verb === 'update' ? { verb } : undefined;
+    // `wrote`: what the request wrote (the status patch, or the whole status of a PUT).
+    const extra = verb === 'update' ? { verb, wrote } : { wrote };
     if (jsonEqual(status, cur.status)) return this.unchanged(key, cur, actor, extra);
     const rv = this.nextRV();
     // A plain spread over the frozen object: only the new parts need freezing (cheaper than a draft).

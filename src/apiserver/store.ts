@@ -151,19 +151,24 @@ export abstract class PodStore {
     for (const l of ls) l(ev);
   }
 
+  /** Traces a served request. A write (every type but api.get) also carries `stored`: the object as
+   *  stored at that resourceVersion (uid, deletionTimestamp, status; null once removed). */
   protected served(type: TraceType, actor: Actor, key: string, pod: Pod, extra?: Record<string, unknown>): void {
     if (emitsNothing(this.tracer)) {
       this.tracer.skip!(type);
       return;
     }
+    const m = pod.metadata;
+    const stored = type === 'api.get' ? undefined : extra?.removed === true ? null : { uid: m?.uid, deletionTimestamp: m?.deletionTimestamp ?? undefined, status: pod.status ?? {} };
     this.tracer.emit({
       type,
       actor,
       pod: key,
-      uid: pod.metadata?.uid ?? '',
+      uid: m?.uid ?? '',
       code: 200,
-      resourceVersion: pod.metadata?.resourceVersion ?? '',
+      resourceVersion: m?.resourceVersion ?? '',
       ...extra,
+      stored,
     });
   }
 

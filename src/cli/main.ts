@@ -6,6 +6,9 @@ import { testCommand } from './test-command.js';
 import { replayCommandRun } from './replay-command.js';
 import { validateCommand } from './validate-command.js';
 import { schemaCommand } from './schema-command.js';
+import { addViewOptions, viewArgs } from './views-output.js';
+import { diffArgs, diffCommand, diffOptions } from './diff-command.js';
+import { inspectArgs, inspectCommand, inspectOptions } from './inspect-command.js';
 
 /** A yargs coerce for a numeric option: a finite number (a whole one when `int`), at least `min`;
  *  anything else is a usage error naming the option (yargs hands the thrown error to fail). */
@@ -24,16 +27,20 @@ function numberOption(name: string, opts: { int?: boolean; min?: number } = {}):
 
 /** `kss run`'s options. */
 function runOptions(y: Argv) {
-  return y
+  return addViewOptions(y)
     .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
     .option('seed', { type: 'number', coerce: numberOption('seed', { int: true }), describe: 'seed (overrides spec.seed)' })
     .option('until', { type: 'string', describe: 'virtual end time, a Go duration (overrides spec.until)' })
     .option('status-manager', { choices: ['classic', 'transitional', 'current'] as const, describe: 'status manager generation (overrides spec.kubelet.statusManager)' })
     .option('trace', { type: 'string', describe: 'write the trace as JSON Lines to FILE (whole or not at all)' })
-    .option('format', { choices: ['pretty', 'json'] as const, default: 'pretty' as const, describe: 'output format' })
+    .option('format', { choices: ['pretty', 'json', 'mermaid'] as const, default: 'pretty' as const, describe: 'output format (mermaid: a sequence diagram)' })
     .option('stats', { type: 'boolean', default: false, describe: 'print events, wall time, virtual seconds per wall second, peak memory to stderr' })
     .option('verbose', { alias: 'v', type: 'boolean', default: false, describe: 'also show the kubelet\'s verbose (V-level) log lines' })
-    .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' });
+    .option('max-events', { type: 'number', coerce: numberOption('max-events', { int: true, min: 1 }), describe: 'stop a runaway run after this many events (default 50,000,000)' })
+    .option('choices', { type: 'string', describe: 'drive the run from the choices in FILE (JSON or JSON Lines; the seed decides past its end)' })
+    .option('record-choices', { type: 'string', describe: 'write every choice the run makes to FILE as JSON Lines (whole or not at all)' })
+    .option('ties', { type: 'boolean', default: false, describe: 'make ties between same-instant events choice points (in insertion order unless --choices orders them)' })
+    .option('random-ties', { type: 'boolean', default: false, describe: 'the same, with ties drawn from the seed unless --choices orders them' });
 }
 
 /** `kss test`'s options. */
@@ -77,6 +84,11 @@ function runArgs(a: Parsed<typeof runOptions>): Parameters<typeof runCommand>[0]
     stats: a.stats,
     verbose: a.verbose,
     maxEvents: a['max-events'],
+    choices: a.choices,
+    recordChoices: a['record-choices'],
+    ties: a.ties,
+    randomTies: a['random-ties'],
+    ...viewArgs(a),
   };
 }
 
@@ -125,6 +137,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         if (usageError === undefined) code = validateCommand({ scenarios: a.scenarios as string[] }, io);
       },
     )
+    .command('inspect <scenario>', 'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults', inspectOptions, (a) => {
+      if (usageError === undefined) code = inspectCommand(inspectArgs(a), io);
+    })
+    .command('diff <inputs..>', 'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files', diffOptions, (a) => {
+      if (usageError === undefined) code = diffCommand(diffArgs(a), io);
+    })
     .command(
       'schema',
       'print the JSON Schema of the scenario format',
@@ -133,7 +151,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
         if (usageError === undefined) code = schemaCommand({ output: a.output }, io);
       },
     )
-    .demandCommand(1, 'name a command: run, test, replay, validate, schema')
+    .demandCommand(1, 'name a command: run, test, replay, validate, schema, diff, inspect')
     .strict()
     .help()
     .version(false)

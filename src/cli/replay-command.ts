@@ -12,6 +12,8 @@ import { runScenario, TOOL_VERSION } from '../world/run.js';
 import { makeChalk } from '../report/pretty.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import { traceLines } from './run-command.js';
+import { ChoicesFileError, readChoicesFile } from './choices-file.js';
+import type { ChoiceOptions, DrivenInfo } from '../engine/index.js';
 
 export interface ReplayArgs {
   trace: string;
@@ -29,6 +31,8 @@ export interface TraceHeader {
   seed: number;
   variant: Variant;
   until: number;
+  /** How a driven run was driven (absent for a plain seeded run). */
+  choices?: DrivenInfo;
 }
 
 /** The header of a trace file, or why it is not one. */
@@ -53,6 +57,23 @@ export function parseTraceHeader(line: string | undefined): TraceHeader | string
   for (const [k, t] of want) if (typeof o[k] !== t) return `the header has no ${t} field ${JSON.stringify(k)}`;
   if (o.variant !== 'classic' && o.variant !== 'transitional' && o.variant !== 'current') return `the header's variant is ${JSON.stringify(o.variant)}, expected "classic", "transitional" or "current"`;
   return h as TraceHeader;
+}
+
+/** A driven trace's choices (its header's `choices`), read again from the file it names; or why not. */
+function drivenChoices(header: TraceHeader, cwd: string, traceDir: string): ChoiceOptions | undefined | string {
+  const d = header.choices;
+  if (d === undefined) return undefined;
+  if (d.driver) return `error DRIVEN_ONLINE: the trace's choices came from a driver (a search), not from a file; replay it with kss run --choices and the choices the search recorded`;
+  if (d.source === undefined) return { ties: d.ties };
+  const candidates = isAbsolute(d.source) ? [d.source] : [resolve(cwd, d.source), resolve(traceDir, d.source)];
+  const path = candidates.find((p) => existsSync(p));
+  if (path === undefined) return `error CHOICES_MISSING: the trace was driven by the choices in ${d.source}, which is missing (looked at ${[...new Set(candidates)].join(', ')}); cannot replay`;
+  try {
+    return { replay: readChoicesFile(path, d.source).steps, ties: d.ties, source: d.source };
+  } catch (err) {
+    if (err instanceof ChoicesFileError) return err.message;
+    throw err;
+  }
 }
 
 export function sha256File(path: string): string {
@@ -178,7 +199,9 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const scenario = { ...loaded.scenario, file: header.file };
-  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents });
+  const choices = drivenChoices(header, io.cwd, dirname(tracePath));
+  if (typeof choices === 'string') return refuse(choices);
+  const r = runScenario(scenario, { seed: header.seed, variant: header.variant, untilMs: header.until, maxEvents: args.maxEvents, choices });
 
   const matched = compareLines(traceLines(r), fileLines, { trace: args.trace, context: args.context ?? 2, header, versionNote }, io);
   if (matched < 0) return EXIT_FAIL;

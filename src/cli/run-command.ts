@@ -5,27 +5,61 @@ import { readFileSync } from 'node:fs';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
 import { podStartup } from '../world/pod-startup.js';
-import { runScenario, traceHeader, traceSummary, type RunResult } from '../world/run.js';
+import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
+import type { ChoiceOptions, DrivenInfo } from '../engine/index.js';
+import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
 import { writeFileAtomic } from '../report/atomic.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import type { Variant } from '../scenario/types.js';
+import { failedMarks, parseViewArgs, printMermaid, traceFileText, writeHtml, type ViewArgs } from './views-output.js';
 
-export interface RunArgs {
+export interface RunArgs extends ViewArgs {
   scenario: string;
   seed?: number;
   until?: string;
   statusManager?: Variant;
   trace?: string;
-  format: 'pretty' | 'json';
+  format: 'pretty' | 'json' | 'mermaid';
   stats: boolean;
   verbose: boolean;
   maxEvents?: number;
   quiet?: boolean;
+  /** Drive the run from this choices file (docs/choices.md). */
+  choices?: string;
+  /** Write the run's choices to this file. */
+  recordChoices?: string;
+  /** Same-instant ties become choice points (left in insertion order unless --choices says). */
+  ties?: boolean;
+  /** ... drawn from the seed. */
+  randomTies?: boolean;
 }
 
-export function replayCommand(file: string, seed: number, variant: Variant): string {
-  return `kss run ${file} --seed ${seed} --status-manager ${variant}`;
+export function replayCommand(file: string, seed: number, variant: Variant, driven?: DrivenInfo): string {
+  const how = driven === undefined ? '' : `${driven.source !== undefined ? ` --choices ${driven.source}` : ''}${driven.ties === 'random' ? ' --random-ties' : driven.ties ? ' --ties' : ''}`;
+  return `kss run ${file} --seed ${seed} --status-manager ${variant}${how}`;
+}
+
+/** The choices options of `kss run`, or an exit code after a bad choices file. */
+function choiceOptions(args: RunArgs, io: CliIO): { choices?: ChoiceOptions; seed?: number; variant?: Variant } | number {
+  if (args.choices === undefined && args.recordChoices === undefined && !args.ties && !args.randomTies) return {};
+  let file: ChoicesFile | undefined;
+  if (args.choices !== undefined) {
+    try {
+      file = readChoicesFile(resolve(io.cwd, args.choices), args.choices);
+    } catch (err) {
+      if (!(err instanceof ChoicesFileError)) throw err;
+      io.stderr(err.message + '\n');
+      return EXIT_USAGE;
+    }
+  }
+  const ties = args.randomTies ? 'random' : args.ties ? true : (file?.ties ?? false);
+  const choices: ChoiceOptions = { record: args.recordChoices !== undefined, ties };
+  if (file !== undefined) {
+    choices.replay = file.steps;
+    choices.source = args.choices;
+  }
+  return { choices, seed: file?.seed, variant: file?.variant };
 }
 
 export function* traceLines(r: RunResult): Generator<string> {
@@ -48,7 +82,7 @@ export function verdictText(r: RunResult, color: boolean): string[] {
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
-  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant)}`);
+  if (r.verdict === 'fail') out.push(`replay: ${replayCommand(r.scenario.file, r.seed, r.variant, r.driven)}`);
   return out;
 }
 
@@ -77,19 +111,41 @@ export function runCommand(args: RunArgs, io: CliIO): number {
       return EXIT_USAGE;
     }
   }
+  const driven = choiceOptions(args, io);
+  if (typeof driven === 'number') return driven;
+  const views = parseViewArgs(args);
+  if (typeof views === 'string') {
+    io.stderr(views + '\n');
+    return EXIT_USAGE;
+  }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
-  const r = runScenario(scenario, { seed: args.seed, untilMs, variant: args.statusManager, maxEvents: args.maxEvents });
+  const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
+  if (args.recordChoices !== undefined && r.choices !== undefined) {
+    const meta = { version: TOOL_VERSION, scenario: r.scenario.name, seed: r.seed, variant: r.variant, ties: r.driven?.ties ?? false };
+    try {
+      writeFileAtomic(resolve(io.cwd, args.recordChoices), choicesLines(meta, r.choices));
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --record-choices: could not write ${args.recordChoices}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   if (args.trace !== undefined) {
     try {
-      writeFileAtomic(resolve(io.cwd, args.trace), traceLines(r));
+      writeFileAtomic(resolve(io.cwd, args.trace), traceFileText(r, args.traceFormat, () => traceLines(r)));
     } catch (err) {
       io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
       return EXIT_USAGE;
     }
   }
-  if (args.format === 'json') {
+  const marks = failedMarks(r, scenario.expect);
+  if (args.html !== undefined) {
+    const failed = writeHtml(r, args.html, marks, io, views.pod);
+    if (failed !== undefined) return failed;
+  }
+  if (args.format === 'mermaid') printMermaid(r, views, io, marks);
+  else if (args.format === 'json') {
     io.stdout(
       JSON.stringify({
         ...traceSummary(r),
@@ -103,7 +159,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
       }) + '\n',
     );
   } else if (!args.quiet) {
-    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose })) io.stdout(line + '\n');
+    for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) io.stdout(line + '\n');
     io.stdout('\n');
     for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
   }

@@ -225,15 +225,14 @@ export class Ticker {
   private stopped = false;
   constructor(private readonly engine: Engine, readonly periodMs: number, name = 'ticker') {
     this.c = new Channel<number>(engine, 1, name);
-    this.schedule();
+    engine.callAfter(periodMs, this.tick);
   }
-  private schedule(): void {
-    this.engine.after(this.periodMs, () => {
-      if (this.stopped) return;
-      this.c.trySend(this.engine.nowMs);
-      this.schedule();
-    });
-  }
+  /** One tick, and the next one scheduled (the engine's callback path: nothing allocated). */
+  private readonly tick = (): void => {
+    if (this.stopped) return;
+    this.c.trySend(this.engine.nowMs);
+    this.engine.callAfter(this.periodMs, this.tick);
+  };
   stop(): void {
     this.stopped = true;
   }

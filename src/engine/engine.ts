@@ -5,8 +5,9 @@
 //   - a number: sleep that many virtual milliseconds;
 //   - a Waitable (channel operation, select, deferred, ...): parked until the waitable wakes it.
 // The engine resumes it at the virtual instant the wait ends, with the value the wait produced.
-import { EventQueue } from './queue.js';
-import { Rng } from './rng.js';
+import { DrivenRng } from './choices.js';
+import type { Rng } from './rng.js';
+import { EventWheel } from './wheel.js';
 
 export interface Waitable<T = unknown> {
   /** Called when a process yields this waitable. It must eventually call engine.wake(proc, value). */
@@ -58,19 +59,11 @@ export interface Timer {
   cancel(): void;
 }
 
-/** A queued event: a process to resume, or a callback (which is its own Timer). */
-class Entry implements Timer {
-  constructor(
-    readonly atMs: number,
-    readonly seq: number,
-    readonly proc: Process | null,
-    readonly token: number,
-    readonly value: unknown,
-    public fn: (() => void) | null,
-  ) {}
-
+/** The handle of a queued callback: its entry and seq (an entry is recycled once it has run). */
+class EntryTimer implements Timer {
+  constructor(private readonly q: EventWheel<Process, () => void>, private readonly i: number, private readonly seq: number) {}
   cancel(): void {
-    this.fn = null;
+    if (this.q.seqOf(this.i) === this.seq) this.q.fn[this.i] = null;
   }
 }
 
@@ -94,28 +87,31 @@ export type RunEnd = 'until' | 'idle' | 'stopped';
 export class Engine {
   nowMs = 0;
   events = 0;
-  private seqCounter = 0;
   private procCounter = 0;
-  private readonly queue = new EventQueue<Entry>();
+  private readonly queue = new EventWheel<Process, () => void>();
   private stopRequested = false;
   readonly chooser: Chooser;
+  /** With a driven Rng whose log asks for ties: the stream that orders same-instant events. */
+  private readonly tieRng: Rng | null;
+  private readonly tieBuf: number[] = [];
 
   constructor(readonly rng: Rng, chooser?: Chooser) {
     const choices = rng.fork('engine/choices');
-    this.chooser = chooser ?? { choose: (_label, n) => choices.pick(n) };
+    this.chooser = chooser ?? { choose: (label, n) => choices.choose(label, n) };
+    this.tieRng = rng instanceof DrivenRng && rng.log.ties !== false ? rng.fork('engine/ties') : null;
   }
 
   /** Start a process now (it first runs after the events already scheduled for this instant). */
   spawn(name: string, body: Proc<unknown>, group = ''): Process {
     const p = new Process(++this.procCounter, name, body, group);
-    this.push(this.nowMs, p, p.token, undefined, null);
+    this.pushProc(this.nowMs, p, undefined);
     return p;
   }
 
   /** Resume a parked process now, with a value. Stale or dead processes are ignored. */
   wake(proc: Process, value: unknown): void {
     if (!proc.alive) return;
-    this.push(this.nowMs, proc, proc.token, value, null);
+    this.pushProc(this.nowMs, proc, value);
   }
 
   /** Kill a process: it never runs again, and every waitable it was parked on forgets it. */
@@ -130,64 +126,121 @@ export class Engine {
     for (const p of procs) if (p.group === group) this.kill(p);
   }
 
-  /** Run fn at virtual time atMs (not earlier than now). */
+  /** Run fn at virtual time atMs (an integer; not earlier than now). */
   at(atMs: number, fn: () => void): Timer {
-    return this.push(Math.max(atMs, this.nowMs), null, 0, undefined, fn);
+    const q = this.queue;
+    const i = this.pushFn(atMs, fn);
+    return new EntryTimer(q, i, q.seqOf(i));
   }
 
   after(delayMs: number, fn: () => void): Timer {
     return this.at(this.nowMs + delayMs, fn);
   }
 
+  /** The callback path without a handle: run fn at atMs (clamped to now), allocating nothing. */
+  call(atMs: number, fn: () => void): void {
+    this.pushFn(atMs, fn);
+  }
+
+  /** call(), delayMs from now. */
+  callAfter(delayMs: number, fn: () => void): void {
+    this.pushFn(this.nowMs + delayMs, fn);
+  }
+
   stop(): void {
     this.stopRequested = true;
   }
 
+  /** Queued entries, including cancelled timers and stale wake-ups not yet reached. */
   get pending(): number {
     return this.queue.size;
   }
 
-  private push(atMs: number, proc: Process | null, token: number, value: unknown, fn: (() => void) | null): Entry {
-    const e = new Entry(atMs, this.seqCounter++, proc, token, value, fn);
-    this.queue.push(e);
-    return e;
+  private pushFn(atMs: number, fn: () => void): number {
+    const t = atMs > this.nowMs ? atMs : this.nowMs;
+    if (t !== Math.floor(t)) throw new Error(`engine: an event at ${atMs}ms: event times are integer milliseconds`);
+    const q = this.queue;
+    const i = q.push(t);
+    q.fn[i] = fn;
+    return i;
+  }
+
+  private pushProc(atMs: number, p: Process, value: unknown): void {
+    const q = this.queue;
+    const i = q.push(atMs);
+    q.proc[i] = p;
+    q.token[i] = p.token;
+    if (value !== undefined) q.value[i] = value; // a released entry's value is undefined already
   }
 
   run(opts: RunOptions): RunEnd {
     const maxEvents = opts.maxEvents ?? Number.POSITIVE_INFINITY;
     const { afterEvent, endOfInstant } = opts;
+    const untilMs = opts.untilMs;
     const q = this.queue;
+    const ties = this.tieRng !== null;
     this.stopRequested = false;
     for (;;) {
       if (this.stopRequested) return 'stopped';
-      const next = q.peek();
-      if (next === undefined || next.atMs > opts.untilMs) {
+      let t = q.peekTime();
+      if (t < 0 || t > untilMs) {
         if (endOfInstant) endOfInstant(this.nowMs);
-        if (next === undefined) return 'idle';
-        this.nowMs = opts.untilMs;
+        if (t < 0) return 'idle';
+        this.nowMs = untilMs;
         return 'until';
       }
-      if (next.atMs !== this.nowMs) {
-        if (endOfInstant) endOfInstant(this.nowMs);
-        // endOfInstant may schedule nothing earlier than now, so `next` is still the head.
-        this.nowMs = next.atMs;
+      if (t !== this.nowMs) {
+        if (endOfInstant) {
+          endOfInstant(this.nowMs);
+          // endOfInstant may schedule nothing earlier than now; whatever is first runs next.
+          this.nowMs = t;
+          t = q.peekTime();
+        } else this.nowMs = t;
       }
-      const e = q.pop()!;
-      if (e.fn !== null) {
+      q.advance(t);
+      const i = ties ? this.popTie() : q.pop();
+      const fn = q.fn[i];
+      if (fn !== null) {
+        q.fn[i] = null;
+        q.release(i);
         if (this.events >= maxEvents) throw new RunawayError(this.events, this.nowMs);
         this.events++;
-        e.fn();
-      } else if (e.proc !== null) {
-        const p = e.proc;
-        if (!p.alive || p.token !== e.token) continue;
-        if (this.events >= maxEvents) throw new RunawayError(this.events, this.nowMs);
-        this.events++;
-        this.step(p, e.value);
+        fn();
       } else {
-        continue; // a cancelled timer
+        const p = q.proc[i];
+        const value = q.value[i];
+        const token = q.token[i];
+        q.proc[i] = null;
+        if (value !== undefined) q.value[i] = undefined;
+        q.release(i);
+        if (p === null || !p.alive || p.token !== token) continue; // a cancelled timer, a stale wake-up
+        if (this.events >= maxEvents) throw new RunawayError(this.events, this.nowMs);
+        this.events++;
+        this.step(p, value);
       }
       if (afterEvent) afterEvent();
     }
+  }
+
+  private live(i: number): boolean {
+    const q = this.queue;
+    if (q.fn[i] !== null) return true;
+    const p = q.proc[i];
+    return p !== null && p.alive && p.token === q.token[i];
+  }
+
+  /** Ties as choice points: which of this instant's live events runs next (0 = the first queued). */
+  private popTie(): number {
+    const q = this.queue;
+    const buf = this.tieBuf;
+    q.current(buf);
+    if (buf.length < 2) return q.pop();
+    let n = 0;
+    for (const i of buf) if (this.live(i)) buf[n++] = i;
+    if (n < 2) return q.pop();
+    const i = buf[this.tieRng!.tie(n, () => buf.slice(0, n).map((k) => q.proc[k]?.name ?? 'timer'))];
+    q.unlink(i);
+    return i;
   }
 
   private step(p: Process, value: unknown): void {
@@ -203,7 +256,7 @@ export class Engine {
     p.token++;
     if (typeof y === 'number') {
       if (!(y >= 0)) throw new Error(`process ${p.name} slept for ${y}ms`);
-      this.push(this.nowMs + Math.floor(y), p, p.token, undefined, null);
+      this.pushProc(this.nowMs + Math.floor(y), p, undefined);
     } else {
       y.park(this, p);
     }

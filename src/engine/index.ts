@@ -3,6 +3,9 @@ export type { Proc, Waitable, Yieldable, Chooser, RunOptions, RunEnd, Timer } fr
 export { Channel, Ticker, select } from './channel.js';
 export type { SelectCase, SelectResult, RecvResult } from './channel.js';
 export { EventQueue } from './queue.js';
+export { EventWheel } from './wheel.js';
 export { Rng } from './rng.js';
+export { ChoiceLog, DrivenRng, rootRng } from './choices.js';
+export type { ChoiceEntry, ChoiceKind, ChoiceOptions, ChoiceStep, ChoicePoint, ChoiceDriver, DrivenInfo, TieMode } from './choices.js';
 export { TraceBuffer } from './trace.js';
 export type { TraceSink, Stamped } from './trace.js';

@@ -103,7 +103,7 @@ export class NetworkClient implements KubeClient, NodeClient {
     const engine = net.engine;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
     if (emitsNothing(net.tracer)) net.tracer.skip!('api.request');
-    else net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key });
+    else net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key, sent: verb === 'patch' || verb === 'delete' ? arg : undefined });
 
     const wait = this.bucket.reserve(engine.nowMs);
     if (wait > 0) yield wait;

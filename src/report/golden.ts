@@ -69,6 +69,11 @@ function canonical(v: unknown): unknown {
 
 const HEAD_FIELDS = new Set(['t', 'seq', 'actor', 'type', 'pod']);
 
+/** Fields the trace carries for the views (what a request sent, what a write wrote, what the cache
+ *  holds after a status.set) and a golden leaves out: a golden shows what was stored, as `stored`,
+ *  last; what was sent and cached shows in the stored objects and the final state. */
+export const TRACE_ONLY_FIELDS: ReadonlySet<string> = new Set(['sent', 'wrote', 'cached', 'stored']);
+
 export function goldenRecord(r: RecordLike, storedAt?: GoldenSource['storedAt']): string {
   const o: Record<string, unknown> = { t: r.t, type: r.type, actor: r.actor };
   if (r.pod !== undefined) o.pod = r.pod;
@@ -77,16 +82,15 @@ export function goldenRecord(r: RecordLike, storedAt?: GoldenSource['storedAt'])
     return JSON.stringify(o);
   }
   for (const k of Object.keys(r).sort()) {
-    if (HEAD_FIELDS.has(k)) continue;
+    if (HEAD_FIELDS.has(k) || TRACE_ONLY_FIELDS.has(k)) continue;
     const v = r[k];
     if (v !== undefined) o[k] = canonical(v);
   }
-  if (storedAt !== undefined && WRITE_EVENTS.has(r.type) && r.resourceVersion !== undefined && !('stored' in o)) {
+  if (WRITE_EVENTS.has(r.type) && r.resourceVersion !== undefined) {
     const rv = Number(r.resourceVersion);
-    if (Number.isFinite(rv)) {
-      const obj = storedAt(rv);
-      if (obj !== undefined) o.stored = canonical(obj);
-    }
+    // The store's history when given (a finished run), else the record's own `stored` (a trace file).
+    const obj = storedAt !== undefined && Number.isFinite(rv) ? storedAt(rv) : r.stored;
+    if (obj !== undefined) o.stored = canonical(obj);
   }
   return JSON.stringify(o);
 }

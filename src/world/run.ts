@@ -7,6 +7,7 @@ import { createInvariantCheckers } from './invariant-view.js';
 import { evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
+import type { ChoiceEntry, DrivenInfo } from '../engine/index.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -29,10 +30,16 @@ export interface RunResult {
   traceEvents: number;
   trace: readonly TraceRecord[];
   world: World;
+  /** The choices the run made, in order (with `choices.record`). */
+  choices?: ChoiceEntry[];
+  /** How the run was driven (with any `choices` option); absent for a plain seeded run. */
+  driven?: DrivenInfo;
 }
 
-export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs'>): Record<string, unknown> {
-  return { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file: r.scenario.file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs };
+export function traceHeader(r: Pick<RunResult, 'scenario' | 'seed' | 'variant' | 'untilMs'> & { driven?: DrivenInfo }): Record<string, unknown> {
+  const h: Record<string, unknown> = { kss: TOOL_VERSION, type: 'header', scenario: r.scenario.name, file: r.scenario.file, sha256: r.scenario.sha256, seed: r.seed, variant: r.variant, until: r.untilMs };
+  if (r.driven !== undefined) h.choices = r.driven; // only a driven run says so: a plain run's header is unchanged
+  return h;
 }
 
 export function traceSummary(r: RunResult): Record<string, unknown> {
@@ -164,5 +171,15 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     traceEvents: w.tracer.count,
     trace: w.trace,
     world: w,
+    ...drivenFields(w),
   };
+}
+
+function drivenFields(w: World): Pick<RunResult, 'choices' | 'driven'> {
+  const log = w.choiceLog;
+  if (log === null) return {};
+  const out: Pick<RunResult, 'choices' | 'driven'> = {};
+  if (log.entries !== null) out.choices = log.entries;
+  if (log.driven) out.driven = log.info();
+  return out;
 }

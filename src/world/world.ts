@@ -3,7 +3,7 @@
 // the run up, feeds the watch to the kubelet, and runs the timeline steps through the step table
 // (steps/); the kubelet's lifecycle is kubelet-lifecycle.ts, the expectations assertions.ts.
 import { produce } from 'immer';
-import { Engine, Rng, RunawayError, type Timer } from '../engine/index.js';
+import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions, type Timer } from '../engine/index.js';
 import { ApiServer } from '../apiserver/index.js';
 import { Network } from '../network/index.js';
 import { VClock } from '../model/time.js';
@@ -26,6 +26,9 @@ export interface WorldOptions {
   maxEvents?: number;
   /** Keep every trace record in memory (needed for trace files and most assertions). */
   keepTrace?: boolean;
+  /** Record the run's choices, drive it from a given sequence, make ties choice points
+   *  (docs/choices.md). Absent: the plain seeded run. */
+  choices?: ChoiceOptions;
 }
 
 export class World implements StepContext, KubeletHost {
@@ -38,6 +41,8 @@ export class World implements StepContext, KubeletHost {
   readonly variant: Variant;
   readonly untilMs: number;
   readonly maxEvents: number;
+  /** The log of a driven run (choices recorded or replayed), else null. */
+  readonly choiceLog: ChoiceLog | null;
   /** The runtime outlives kubelet restarts: containers keep running. */
   readonly runtime: Runtime | null;
   kubelet: KubeletIncarnation | null = null;
@@ -53,7 +58,8 @@ export class World implements StepContext, KubeletHost {
     this.variant = opts.variant ?? scenario.kubelet.statusManager;
     this.untilMs = opts.untilMs ?? scenario.untilMs;
     this.maxEvents = opts.maxEvents ?? 50_000_000;
-    const rng = new Rng(String(this.seed));
+    const { rng, log } = rootRng(String(this.seed), opts.choices);
+    this.choiceLog = log;
     this.engine = new Engine(rng);
     this.clock = new VClock(this.engine, scenario.epoch);
     this.tracer = new WorldTracer(this.engine, opts.keepTrace ?? true);

@@ -279,7 +279,7 @@ export abstract class StatusCache {
     this.podStatuses.set(uid, entry);
     this.noteVersions(uid);
     if (cached === undefined) this.sortedUIDsInsert(uid);
-    this.emit('status.set', key, uid, { version });
+    this.emit('status.set', key, uid, { version, cached: s }); // cached: the status now in the cache (trace only, not in goldens)
 
     if (hasStatusChannel(this.gen)) {
       if (this.podStatusChannel.trySend({ podUID: uid, status: entry })) return true;

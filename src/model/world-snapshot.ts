@@ -1,0 +1,38 @@
+// The world at one instant, as plain data: what `kss inspect` prints. world/world-snapshot.ts takes
+// it from a World (through the read-only accessors), report/inspect.ts renders it; neither knows
+// the other.
+import type { PodStatus } from './pod.js';
+
+export interface RequestInFlight {
+  verb: string;
+  sentAt: string;
+  /** What the request carries (a PATCH's body, a DELETE's options). */
+  sent?: unknown;
+}
+
+export interface PodSnapshot {
+  pod: string;
+  /** The apiserver's object, or null when it holds none. */
+  apiserver: { uid?: string; resourceVersion?: string; deletionTimestamp?: string; status?: PodStatus } | null;
+  /** The status manager's cache entry (null: none) and the version it last sent for the pod. */
+  kubelet: {
+    cached: { version: number; podIsFinished?: boolean; status: PodStatus } | null;
+    apiStatusVersion?: number;
+  } | null;
+  /** The pod worker's state (the simulated node only). */
+  podWorker?: Record<string, unknown>;
+  /** The runtime's containers of the pod (the simulated node only). */
+  runtime?: Array<Record<string, unknown>>;
+  requestsInFlight: RequestInFlight[];
+}
+
+export interface WorldSnapshot {
+  scenario: string;
+  seed: number;
+  variant: string;
+  /** The instant, after every event at it. */
+  at: string;
+  kubelet: { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } };
+  faultsInForce: Array<{ fault: string; since: string; [k: string]: unknown }>;
+  pods: PodSnapshot[];
+}

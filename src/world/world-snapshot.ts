@@ -1,0 +1,77 @@
+// The World at its current instant as a WorldSnapshot (model/world-snapshot.ts), for `kss inspect`:
+// read only — the status manager's cache and versions through its inspection hooks, the apiserver
+// through peek/list, the node's pod workers and runtime through their read accessors. Requests in
+// flight and faults come from the trace (report/inspect.ts), so they are handed in.
+import type { Pod, UID } from '../model/pod.js';
+import type { PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
+import type { World } from './world.js';
+
+function key(p: Pod): string {
+  return `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`;
+}
+
+function workerState(w: World, uid: UID): Record<string, unknown> | undefined {
+  const node = w.kubelet?.node;
+  if (!node) return undefined;
+  const cur = node.workersCurrent?.status(uid);
+  if (cur !== undefined) {
+    return {
+      workType: cur.workType(), syncing: cur.syncing, terminationRequested: cur.isTerminationRequested(), terminated: cur.isTerminated(),
+      finished: cur.isFinished(), gracePeriodSeconds: cur.isTerminationRequested() ? cur.gracePeriod : undefined, deleted: cur.deleted || undefined,
+    };
+  }
+  if (node.workersClassic !== null) return { worker: node.workersClassic.hasWorker(uid) ? 'running' : 'none' };
+  return undefined;
+}
+
+function runtimeState(w: World, uid: UID): Array<Record<string, unknown>> | undefined {
+  if (w.runtime === null) return undefined;
+  return w.runtime.containersOf(uid).map((c) => ({
+    name: c.name, attempt: c.restartCount, id: c.id, state: c.state,
+    exitCode: c.exitCode, reason: c.reason, sigtermAt: c.sigtermAtMs !== undefined ? `${(c.sigtermAtMs / 1000).toFixed(3)}s` : undefined,
+  }));
+}
+
+/** The pods the apiserver or the kubelet knows, sorted by "ns/name". */
+function podKeys(w: World): Map<string, UID | undefined> {
+  const out = new Map<string, UID | undefined>();
+  for (const p of w.apiserver.list()) out.set(key(p), p.metadata?.uid);
+  const kl = w.kubelet;
+  if (kl !== null) {
+    for (const uid of kl.statusManager.cachedUIDs()) {
+      const e = kl.statusManager.cachedEntry(uid)!;
+      out.set(`${e.podNamespace}/${e.podName}`, uid);
+    }
+  }
+  return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, RequestInFlight[]>, faults: WorldSnapshot['faultsInForce']): WorldSnapshot {
+  const kl = w.kubelet;
+  const pods: PodSnapshot[] = [];
+  for (const [k, apiUID] of podKeys(w)) {
+    const [ns, name] = [k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1)];
+    const api = w.apiserver.peek(ns, name);
+    // The kubelet's own pod (a static pod's cache entry is under its own uid, not its mirror's).
+    const kpod = kl === null ? undefined : [...kl.statusManager.cachedUIDs()].map((u) => kl.statusManager.cachedEntry(u)!).find((e) => `${e.podNamespace}/${e.podName}` === k);
+    const uid = kl === null ? apiUID : ([...kl.statusManager.cachedUIDs()].find((u) => kl.statusManager.cachedEntry(u) === kpod) ?? apiUID);
+    pods.push({
+      pod: k,
+      apiserver: api === undefined ? null : { uid: api.metadata?.uid, resourceVersion: api.metadata?.resourceVersion, deletionTimestamp: api.metadata?.deletionTimestamp ?? undefined, status: api.status },
+      kubelet: kl === null ? null : {
+        cached: kpod === undefined ? null : { version: kpod.version, podIsFinished: kpod.podIsFinished || undefined, status: kpod.status },
+        apiStatusVersion: apiUID !== undefined ? kl.statusManager.apiStatusVersion(apiUID) : undefined,
+      },
+      podWorker: uid !== undefined ? workerState(w, uid) : undefined,
+      runtime: uid !== undefined ? runtimeState(w, uid) : undefined,
+      requestsInFlight: inFlight.get(k) ?? [],
+    });
+  }
+  const ch = kl?.statusManager.podStatusChannel;
+  return {
+    scenario: w.scenario.name, seed: w.seed, variant: w.variant, at: `${(atMs / 1000).toFixed(3)}s`,
+    kubelet: kl === null ? { up: false } : { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined },
+    faultsInForce: faults,
+    pods,
+  };
+}

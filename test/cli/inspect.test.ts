@@ -1,0 +1,47 @@
+// kss inspect: the world at an instant as YAML, checked against what the run did by then.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { kss, REPO } from './helpers.js';
+
+describe('kss inspect', () => {
+  it('during a partition: the fault, the request in flight, the cache ahead of the apiserver, the pod worker and runtime', async () => {
+    const r = await kss(['inspect', 'scenarios/node/partition-heals.yaml', '--at', '25s', '--pod', 'job'], REPO);
+    expect(r.code).toBe(0);
+    const y = parse(r.out);
+    expect(y.at).toBe('25.000s');
+    expect(y.faultsInForce).toEqual([{ fault: 'partition', since: '10.000s' }]);
+    expect(y.kubelet).toMatchObject({ up: true, incarnation: 1, statusChannel: { capacity: 1 } });
+    expect(y.pods).toHaveLength(1);
+    const job = y.pods[0];
+    expect(job.pod).toBe('default/job');
+    expect(job.cacheVsApiserver).toContain('phase Running→Succeeded');
+    expect(job.apiserver.status.phase).toBe('Running');
+    expect(job.kubelet.cached.status.phase).toBe('Succeeded');
+    expect(job.kubelet.cached.version).toBeGreaterThan(job.kubelet.apiStatusVersion);
+    expect(job.podWorker.workType).toBe('terminated');
+    expect(job.runtime[0]).toMatchObject({ name: 'main', state: 'exited', exitCode: 0 });
+    expect(job.requestsInFlight.map((q: { verb: string }) => q.verb)).toEqual(['get']);
+  });
+
+  it('the same instant, seed and generation give the same bytes; another instant another world', async () => {
+    const a = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '3.005s', '--seed', '7'], REPO);
+    const b = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '3.005s', '--seed', '7'], REPO);
+    expect(a.out).toBe(b.out);
+    const y = parse(a.out);
+    expect(y.pods.map((p: { pod: string }) => p.pod)).toEqual(['default/job', 'default/web']);
+    const web = y.pods[1];
+    expect(web.requestsInFlight[0].verb).toBe('patch');
+    expect(web.requestsInFlight[0].sent.status.conditions.some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True')).toBe(true);
+    const later = parse((await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '30s'], REPO)).out);
+    expect(later.pods.find((p: { pod: string }) => p.pod === 'default/web')).toBeUndefined();
+  });
+
+  it('bad --at or --pod: exit 2, positioned', async () => {
+    const a = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', 'noon'], REPO);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/BAD_DURATION at --at/);
+    const p = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '1s', '--pod', 'nope'], REPO);
+    expect(p.code).toBe(2);
+    expect(p.err).toMatch(/UNKNOWN_POD at --pod: no pod default\/nope at 1\.000s; known: default\/job, default\/web/);
+  });
+});
