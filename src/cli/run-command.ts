@@ -145,20 +145,8 @@ export function runCommand(args: RunArgs, io: CliIO): number {
     if (failed !== undefined) return failed;
   }
   if (args.format === 'mermaid') printMermaid(r, views, io, marks);
-  else if (args.format === 'json') {
-    io.stdout(
-      JSON.stringify({
-        ...traceSummary(r),
-        scenario: r.scenario.name,
-        seed: r.seed,
-        variant: r.variant,
-        assertions: r.assertions,
-        violations: r.unexpectedViolations,
-        stepErrors: r.stepErrors,
-        podStartup: podStartup(r.world.apiserver.history),
-      }) + '\n',
-    );
-  } else if (!args.quiet) {
+  else if (args.format === 'json') io.stdout(jsonResult(r) + '\n');
+  else if (!args.quiet) {
     for (const line of prettyLines(r.trace, { color: io.color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) io.stdout(line + '\n');
     io.stdout('\n');
     for (const line of verdictText(r, io.color)) io.stdout(line + '\n');
@@ -184,4 +172,18 @@ export function readSource(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `kss run --format json`: the summary, the verdict's parts, and the pod startup latency. */
+function jsonResult(r: RunResult): string {
+  return JSON.stringify({
+    ...traceSummary(r),
+    scenario: r.scenario.name,
+    seed: r.seed,
+    variant: r.variant,
+    assertions: r.assertions,
+    violations: r.unexpectedViolations,
+    stepErrors: r.stepErrors,
+    podStartup: podStartup(r.world.apiserver.history),
+  });
 }
