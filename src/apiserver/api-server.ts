@@ -6,7 +6,7 @@ import { deepFreeze } from '../model/freeze.js';
 import { freeze, produce } from 'immer';
 import type { ApiResult, DeleteOptions } from '../model/client.js';
 import { isPodPhaseTerminal, podKey, type Container, type Pod, type PodStatus } from '../model/pod.js';
-import type { Actor } from '../model/trace.js';
+import { emitsNothing, type Actor } from '../model/trace.js';
 import { applyStrategicMergePatch, jsonEqual, StrategicMergeError } from '../model/strategic-merge.js';
 import { getPodQOS } from '../model/qos.js';
 import { NodeStore } from './node-store.js';
@@ -50,6 +50,26 @@ export class ApiServer extends PodStore {
   }
 
   /** GET pods/{name}. */
+  /** POST serviceaccounts/{name}/token (a TokenRequest bound to a pod, as the kubelet's token
+   *  manager asks for a projected serviceAccountToken volume): nothing is stored, the token is
+   *  answered; 503 while down. */
+  createToken(namespace: string, serviceAccount: string, podName: string, actor: Actor): ApiResult<string> {
+    const key = `${namespace}/${podName}`;
+    if (this.down) return this.unavailable('create', actor, key);
+    if (emitsNothing(this.tracer)) this.tracer.skip!('api.token');
+    else this.tracer.emit({ type: 'api.token', actor, pod: key, serviceAccount, code: 201 });
+    return { ok: true, value: `token/${namespace}/${serviceAccount}/${podName}` };
+  }
+
+  /** POST events (core/v1 Event about a pod): nothing is stored; 503 while down. */
+  createEvent(namespace: string, podName: string, reason: string, container: string, actor: Actor): ApiResult<string> {
+    const key = `${namespace}/${podName}`;
+    if (this.down) return this.unavailable('create', actor, key);
+    if (emitsNothing(this.tracer)) this.tracer.skip!('api.event');
+    else this.tracer.emit({ type: 'api.event', actor, pod: key, reason, container, code: 201 });
+    return { ok: true, value: reason };
+  }
+
   get(namespace: string, name: string, actor: Actor): ApiResult<Pod> {
     const key = `${namespace}/${name}`;
     if (this.down) return this.unavailable('get', actor, key);

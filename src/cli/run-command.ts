@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
 import { parseDuration } from '../model/time.js';
+import { podStartup } from '../world/pod-startup.js';
 import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
 import type { ChoiceOptions } from '../engine/index.js';
 import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
@@ -196,18 +197,7 @@ function printRun(
 ): void {
   const { human, replay, wallMs, mem0, views, marks } = o;
   if (args.format === 'json') {
-    human(
-      JSON.stringify({
-        ...traceSummary(r),
-        scenario: r.scenario.name,
-        seed: r.seed,
-        variant: r.variant,
-        assertions: r.assertions,
-        violations: r.unexpectedViolations,
-        stepErrors: r.stepErrors,
-        replay: r.verdict === 'fail' ? replay : undefined,
-      }) + '\n',
-    );
+    human(jsonResult(r, replay) + '\n');
   } else if (!args.quiet) {
     const color = io.color && human === io.stdout;
     for (const line of prettyLines(r.trace, { color, verbose: args.verbose, pod: views.pod, only: views.only, failed: marks })) human(line + '\n');
@@ -239,4 +229,19 @@ export function readSource(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `kss run --format json`: the summary, the verdict's parts, and the pod startup latency. */
+function jsonResult(r: RunResult, replay: string): string {
+  return JSON.stringify({
+    ...traceSummary(r),
+    scenario: r.scenario.name,
+    seed: r.seed,
+    variant: r.variant,
+    assertions: r.assertions,
+    violations: r.unexpectedViolations,
+    stepErrors: r.stepErrors,
+    replay: r.verdict === 'fail' ? replay : undefined,
+    podStartup: podStartup(r.world.apiserver.history),
+  });
 }

@@ -22,6 +22,10 @@ export interface KubeClient {
   /** DELETE; value is the object after a graceful delete, or null once removed. */
   deletePod(namespace: string, name: string, opts: DeleteOptions): Proc<ApiResult<Pod | null>>;
   createPod(pod: Pod): Proc<ApiResult<Pod>>;
+  /** POST serviceaccounts/{sa}/token bound to a pod (the token manager's CreateToken). */
+  /** POST events: one event about a pod's container (the kubelet's event sink). */
+  createEvent?(namespace: string, podName: string, reason: string, container: string): Proc<ApiResult<string>>;
+  createToken?(namespace: string, serviceAccount: string, podName: string): Proc<ApiResult<string>>;
 }
 
 /** What the status manager asks about whether a pod may be deleted from the API.

@@ -45,6 +45,17 @@ export class NetworkClient implements KubeClient, NodeClient {
     return this.request('create', podKey(pod), '', '', pod);
   }
 
+  /** POST serviceaccounts/{sa}/token for a pod's projected token volume (the token manager's
+   *  CreateToken, pkg/kubelet/token/token_manager.go): through the kubelet's rate-limited client. */
+  createToken(namespace: string, serviceAccount: string, podName: string): Proc<ApiResult<string>> {
+    return this.request('token', `${namespace}/${podName}`, namespace, serviceAccount, podName);
+  }
+
+  /** POST events (the kubelet's event sink, events.ts): rate limited by this client's bucket. */
+  createEvent(namespace: string, podName: string, reason: string, container: string): Proc<ApiResult<string>> {
+    return this.request('event', `${namespace}/${podName}`, namespace, podName, { reason, container });
+  }
+
   /** PUT the node's Lease with renewTime now (the heartbeat client: no client-side rate limit). */
   renewLease(node: string): Proc<ApiResult<number>> {
     return this.nodeRequest('lease', 'patch', node, undefined);
@@ -70,6 +81,12 @@ export class NetworkClient implements KubeClient, NodeClient {
         return api.nodes.getNode(name, 'kubelet');
       case 'node-status':
         return api.nodes.setReady(name, arg as NodeReadyCondition, 'kubelet');
+      case 'event': {
+        const e = arg as { reason: string; container: string };
+        return api.createEvent(namespace, name, e.reason, e.container, 'kubelet');
+      }
+      case 'token':
+        return api.createToken(namespace, name, arg as string, 'kubelet');
       case 'get':
         return api.get(namespace, name, 'kubelet');
       case 'patch':
@@ -81,7 +98,7 @@ export class NetworkClient implements KubeClient, NodeClient {
     }
   }
 
-  private *request<T>(verb: Verb, key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
+  private *request<T>(verb: Verb | 'token' | 'event', key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
     const net = this.network;
     const engine = net.engine;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
@@ -92,7 +109,7 @@ export class NetworkClient implements KubeClient, NodeClient {
     if (wait > 0) yield wait;
 
     const sentAt = engine.nowMs;
-    const latency = net.drawLatency(verb);
+    const latency = net.drawLatency(verb === 'token' || verb === 'event' ? 'create' : verb);
     const call = new Call(this, verb, key, namespace, name, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
     const r = (yield call) as ApiResult<T> | null; // the answer, or null: given up
     if (r !== null) return r;

@@ -90,9 +90,19 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     statusChannelCapacity: k.statusChannelCapacity ?? 1000,
     runtime: k.runtime ?? 'simulated',
     plegRelistPeriodMs: k.plegRelistPeriod ?? 1000,
-    apiQPS: k.apiQPS ?? 50,
-    apiBurst: k.apiBurst ?? 100,
+    apiQPS: k.apiQPS ?? (variant === 'current' ? 50 : 5),
+    apiBurst: k.apiBurst ?? (variant === 'current' ? 100 : 10),
     requestTimeoutMs: k.requestTimeout ?? 10_000,
+    ...(k.events
+      ? {
+          events: {
+            sharedClient: k.events.sharedClient ?? false,
+            eventRecordQPS: k.events.eventRecordQPS ?? 50,
+            eventBurst: k.events.eventBurst ?? 100,
+            podInfraContainer: k.events.podInfraContainer ?? false,
+          },
+        }
+      : {}),
     deletionSafety: {
       podResourcesReclaimed: k.deletionSafety?.podResourcesReclaimed ?? true,
       podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,
@@ -133,7 +143,10 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     apiserver: {
       latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
     },
-    pods: (spec.pods ?? []).map((p, i) => scenarioPod(p, false, kubelet.nodeName, epochMs, posOf(['spec', 'pods', i]))),
+    pods: (spec.pods ?? []).flatMap((p, i) => {
+      const pos = posOf(['spec', 'pods', i]);
+      return replicasOf(p).map((r) => scenarioPod(r, false, kubelet.nodeName, epochMs, pos));
+    }),
     staticPods: (spec.staticPods ?? []).map((p, i) => scenarioPod(p, true, kubelet.nodeName, epochMs, posOf(['spec', 'staticPods', i]))),
     timeline,
     expect,
@@ -164,6 +177,15 @@ function canonical(v: unknown): string {
       .map((key) => `${JSON.stringify(key)}:${canonical((v as Record<string, unknown>)[key])}`)
       .join(',')}}`;
   return JSON.stringify(v);
+}
+
+/** x-kss.replicas: N — the entry as N pods named name-0 … name-(N-1) (a pod without it: itself). */
+function replicasOf(raw: RawPod): RawPod[] {
+  const n = raw['x-kss']?.replicas;
+  if (n === undefined) return [raw];
+  const out: RawPod[] = new Array(n);
+  for (let r = 0; r < n; r++) out[r] = { ...raw, metadata: { ...raw.metadata, name: `${raw.metadata.name}-${r}` } };
+  return out;
 }
 
 function scenarioPod(raw: RawPod, isStatic: boolean, nodeName: string, epochMs: number, pos: SourcePos): ScenarioPod {

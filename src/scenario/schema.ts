@@ -54,6 +54,7 @@ const attempt = z.strictObject({
 const xKss = z
   .strictObject({
     createAt: durationOr('never').optional(),
+    replicas: z.int().min(1).max(100_000).optional(),
     only: z.enum(['kubelet', 'apiserver']).optional(),
     containers: z.record(z.string(), z.array(attempt).min(1)).optional(),
     unchecked: z.array(z.string()).optional().meta({ description: 'fields of this pod (e.g. status.phase) whose value may lie outside the Kubernetes enum' }),
@@ -174,6 +175,11 @@ const window = { from: duration.optional(), to: duration.optional() };
 const fromBeforeTo = (v: { from?: number; to?: number }) => v.from === undefined || v.to === undefined || v.from <= v.to;
 const fromToRule = { path: ['to'], message: '`to` is before `from`', params: { code: 'BAD_RANGE', expected: 'to >= from' } };
 
+/** A latency bound: a duration (at most) or {min, max}. */
+const bound = z
+  .union([duration.transform((d) => ({ maxMs: d })), z.strictObject({ min: duration.optional(), max: duration.optional() }).transform((b) => ({ minMs: b.min, maxMs: b.max }))])
+  .meta({ description: 'at most a duration, or {min, max}' });
+
 /** Every assertion kind, by its key in the assertion map. */
 export const ASSERTIONS = {
   apiserver: body(
@@ -224,6 +230,14 @@ export const ASSERTIONS = {
   ),
   converged: body(z.strictObject({ within: duration }), (v) => ({ kind: 'converged', withinMs: v.within })),
   violation: body(z.strictObject({ invariant: z.enum(INVARIANT_NAMES), pod: podRef.optional() }), (v) => ({ kind: 'violation', ...v })),
+  podStartup: body(
+    z.strictObject({ of: z.enum(['running', 'ready']).optional(), count: count.optional(), p50: bound.optional(), p99: bound.optional(), max: bound.optional() }),
+    (v) => ({ kind: 'podStartup', ...v, of: v.of ?? 'running' }),
+  ),
+  requestRate: body(
+    z.strictObject({ verb: z.enum([...VERBS, 'event', 'token']), max: count, window: positiveDuration.optional(), ...window }).refine(fromBeforeTo, fromToRule),
+    ({ from, to, window: w, ...v }) => ({ kind: 'requestRate', ...v, windowMs: w ?? 1000, fromMs: from, toMs: to }),
+  ),
 } satisfies Record<AssertionBody['kind'], z.ZodType>;
 
 const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: exactly one kind', minProperties: 1, maxProperties: 1 });
@@ -241,6 +255,9 @@ const kubelet = z.strictObject({
   plegRelistPeriod: positiveDuration.optional(),
   apiQPS: z.number().positive().max(1e6).optional(),
   apiBurst: z.int().min(1).optional(),
+  events: z
+    .strictObject({ sharedClient: z.boolean().optional(), eventRecordQPS: z.number().positive().optional(), eventBurst: z.int().min(1).optional(), podInfraContainer: z.boolean().optional() })
+    .optional(),
   requestTimeout: positiveDuration.optional(),
   deletionSafety: z.strictObject({ podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullish(),
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),

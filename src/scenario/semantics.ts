@@ -77,20 +77,28 @@ function declarePods(spec: Obj, nodeName: string, out: Draft[]): Map<string, Dec
           });
 
       if (name === undefined) return;
-      const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${name}-${nodeName}` : name}`;
-      const d: Decl = { key, path, only, isStatic, containers };
-      const same = byKey.get(key) ?? [];
-      const twin = same.find((e) => places(e).some((p) => places(d).includes(p)));
-      if (twin)
-        out.push({
-          code: 'DUPLICATE_POD',
-          message:
-            `pod ${key} is already declared at ${twin.path[1]}[${twin.path[2]}]; two entries may share a name only ` +
-            'when one is `x-kss.only: kubelet` and the other `x-kss.only: apiserver`',
-          path: [...path, 'metadata', 'name'],
-          got: JSON.stringify(key),
-        });
-      byKey.set(key, [...same, d]);
+      const replicas = typeof x?.replicas === 'number' && Number.isInteger(x.replicas) && x.replicas > 0 ? x.replicas : undefined;
+      if (isStatic && x?.replicas !== undefined)
+        out.push({ code: 'INVALID_VALUE', message: 'a static pod is one file on one node; `replicas` applies to spec.pods only', path: [...path, 'x-kss', 'replicas'], atKey: true });
+      // x-kss.replicas: N generates name-0 … name-(N-1) from this one entry.
+      const names = replicas === undefined || isStatic ? [name] : Array.from({ length: replicas }, (_, r) => `${name}-${r}`);
+      for (const n of names) {
+        const key = `${str(meta?.namespace) ?? 'default'}/${isStatic ? `${n}-${nodeName}` : n}`;
+        const d: Decl = { key, path, only, isStatic, containers };
+        const same = byKey.get(key);
+        const twin = same?.find((e) => places(e).some((p) => places(d).includes(p)));
+        if (twin)
+          out.push({
+            code: 'DUPLICATE_POD',
+            message:
+              `pod ${key} is already declared at ${twin.path[1]}[${twin.path[2]}]; two entries may share a name only ` +
+              'when one is `x-kss.only: kubelet` and the other `x-kss.only: apiserver`',
+            path: [...path, 'metadata', 'name'],
+            got: JSON.stringify(key),
+          });
+        if (same) same.push(d);
+        else byKey.set(key, [d]);
+      }
     });
   }
   return byKey;

@@ -26,6 +26,15 @@ export interface Latency {
 
 export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
 
+export interface KubeletEventsConfig {
+  /** Post through the kubelet's API client and its QPS (the 2015 kubelet) instead of an event client of its own. */
+  sharedClient: boolean; // default false
+  eventRecordQPS: number; // default 50
+  eventBurst: number; // default 100
+  /** Also the infra ("POD") container's three events when a sandbox is made (docker-era kubelet). */
+  podInfraContainer: boolean; // default false
+}
+
 export interface KubeletConfig {
   nodeName: string; // default node-a
   statusManager: Variant; // default current
@@ -33,9 +42,11 @@ export interface KubeletConfig {
   statusChannelCapacity: number; // default 1000 (classic only)
   runtime: RuntimeKind; // default simulated
   plegRelistPeriodMs: number; // default 1000
-  apiQPS: number; // default 50
-  apiBurst: number; // default 100
+  apiQPS: number; // default 50 (current), 5 (classic, transitional: before v1.27)
+  apiBurst: number; // default 100 (current), 10 (classic, transitional)
   requestTimeoutMs: number; // default 10000
+  /** The kubelet's event recorder (absent: no events are posted). */
+  events?: KubeletEventsConfig;
   deletionSafety: { podResourcesReclaimed: boolean; podCouldHaveRunningContainers: boolean }; // true / false
   /** Every gate resolved: explicit values, else the generation's default (off classic, on current). */
   featureGates: Record<FeatureGate, boolean>;
@@ -132,7 +143,12 @@ export type AssertionBody =
   | { kind: 'log'; contains: string; pod?: string; count?: number }
   | { kind: 'events'; type: string; pod?: string; where?: Record<string, unknown>; count?: number; min?: number; fromMs?: number; toMs?: number }
   | { kind: 'converged'; withinMs: number }
-  | { kind: 'violation'; invariant: InvariantName; pod?: string };
+  | { kind: 'violation'; invariant: InvariantName; pod?: string }
+  | { kind: 'podStartup'; of: 'running' | 'ready'; count?: number; p50?: Bound; p99?: Bound; max?: Bound }
+  | { kind: 'requestRate'; verb: Verb | 'event' | 'token'; max: number; windowMs: number; fromMs?: number; toMs?: number };
+
+/** A bound on a latency: at most a duration, or within [minMs, maxMs]. */
+export type Bound = { minMs?: number; maxMs?: number };
 
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 

@@ -4,6 +4,7 @@ import type { Assertion } from '../scenario/types.js';
 import { match, type Mismatch } from './match.js';
 import type { TraceRecord } from './tracer.js';
 import type { World } from './world.js';
+import { evaluatePodStartup, evaluateRequestRate } from './scale-assertions.js';
 
 export interface AssertionResult {
   index: number;
@@ -42,6 +43,7 @@ export class AssertionRecords {
       if (a.kind === 'requests') this.types.add('api.request');
       else if (a.kind === 'log') this.types.add('log');
       else if (a.kind === 'events') this.types.add(a.type);
+      else if (a.kind === 'requestRate') this.types.add(`api.${a.verb}`);
     }
   }
   /** Does anything need records at all (else no listener is added: a run may skip rendering). */
@@ -115,11 +117,8 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
       }
       return pass(`requests for ${a.pod}: [${verbs.join(', ')}]`);
     }
-    case 'log': {
-      const n = trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
-      if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
-      return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
-    }
+    case 'log':
+      return logResult(trace, a, pass, fail);
     case 'events': {
       const hits = trace.filter((r) => r.type === a.type && (a.pod === undefined || r.pod === a.pod) && inWindow(r, a.fromMs, a.toMs) && (a.where === undefined || match(a.where, r) === undefined));
       const n = hits.length;
@@ -128,12 +127,28 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
       if (a.count === undefined && a.min === undefined && n === 0) return fail(`events ${a.type}${a.pod ? ' for ' + a.pod : ''}: expected at least 1, got 0`);
       return pass(`events ${a.type}: ${n}`);
     }
-    case 'violation': {
-      const n = trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
-      if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
-      return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
+    case 'violation':
+      return violationResult(trace, a, pass, fail);
+    case 'podStartup':
+    case 'requestRate': {
+      const v = a.kind === 'podStartup' ? evaluatePodStartup(w, a) : evaluateRequestRate(trace, a);
+      return v.ok ? pass(v.message) : fail(v.message);
     }
     case 'converged':
       throw new Error('converged is evaluated by the convergence tracker');
   }
+}
+
+type Done = (message: string) => AssertionResult;
+
+function violationResult(trace: readonly TraceRecord[], a: Assertion & { kind: 'violation' }, pass: Done, fail: Done): AssertionResult {
+  const n = trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;
+  if (n === 0) return fail(`expected invariant ${a.invariant} to be violated${a.pod ? ' for ' + a.pod : ''}, it held`);
+  return pass(`invariant ${a.invariant} violated ${n} time(s), as expected`);
+}
+
+function logResult(trace: readonly TraceRecord[], a: Assertion & { kind: 'log' }, pass: Done, fail: Done): AssertionResult {
+  const n = trace.filter((r) => r.type === 'log' && (a.pod === undefined || r.pod === a.pod) && String(r.msg).includes(a.contains)).length;
+  if (a.count !== undefined ? n !== a.count : n === 0) return fail(`log ${JSON.stringify(a.contains)}${a.pod ? ' for ' + a.pod : ''}: expected ${a.count ?? 'at least 1'} line(s), got ${n}`);
+  return pass(`log ${JSON.stringify(a.contains)}: ${n} line(s)`);
 }

@@ -84,6 +84,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
       statusManager,
       podManager,
       client,
+      eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst }) : client,
       config: k,
       runtime: h.runtime,
       behaviour: (pod: Pod) => h.behaviourOf(pod),

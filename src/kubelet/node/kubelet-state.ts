@@ -3,6 +3,7 @@
 // (kubelet_pods.go), kuberuntime-manager.ts, kuberuntime-gc.ts, pod-container-deletor.ts,
 // reason-cache.ts — each taking it as `kl`, as upstream's methods take `kl *Kubelet`. The bottom of the
 // node's modules: it imports none of them.
+import { EventRecorder } from './events.js';
 import type { Engine, Proc, Process, Rng, Timer } from '../../engine/index.js';
 import type { KubeClient } from '../../model/client.js';
 import type { Pod, PodStatus, UID } from '../../model/pod.js';
@@ -59,6 +60,8 @@ export interface NodeOptions {
    *  static pods itself (addStaticPod). */
   podManager: PodManagerApi;
   client: KubeClient;
+  /** The event sink's client (spec.kubelet.events; default: `client`). */
+  eventClient?: KubeClient;
   config: KubeletConfig;
   /** The container runtime; it outlives the kubelet (kept by the world across restarts). */
   runtime: Runtime;
@@ -129,6 +132,12 @@ export class KubeletState {
   lastPodManagerUIDs: { version: number; uids: ReadonlySet<UID> } | null = null;
   /** Runtime pods being killed because nothing in config wants them. */
   readonly orphanKills = new Set<UID>();
+  /** The kubelet's API client (the token manager's TokenRequests, volume-manager.ts). */
+  readonly client: KubeClient;
+  /** The token manager's cache: "uid/volume/source" of each projected token already fetched. */
+  readonly mountedTokens = new Set<string>();
+  /** The event recorder (spec.kubelet.events), or null: no events are posted. */
+  readonly recorder: EventRecorder | null;
   /** clock.at, memoized: container timestamps are rendered on every sync. */
   readonly rfc3339Memo = new Map<number, string>();
   readonly rfc3339 = (ms: number): string => {
@@ -191,6 +200,8 @@ export class KubeletState {
     this.gen = opts.config.statusManager;
     this.gates = { ...opts.config.featureGates };
     this.tuning = { ...DEFAULT_NODE_TUNING, ...(opts.tuning ?? {}) };
+    this.client = opts.client;
+    this.recorder = opts.config.events ? new EventRecorder(opts.eventClient ?? opts.client, opts.engine) : null;
     this.mirrors = new MirrorClient(opts.client, opts.tracer);
     this.cache = new PodCache(this.engine);
     this.pleg = new GenericPLEG(this.runtime, this.cache, this.rng.fork('pleg'), this.tracer, onPlegEvents);

@@ -10,6 +10,7 @@ import { generateAPIPodStatus } from './kubelet-pods.js';
 import { killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { isMirrorPodOf } from './mirror.js';
+import { volumesMounted, waitForAttachAndMount } from './volume-manager.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
 import type { SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
 import type { RuntimePodStatus } from './types.js';
@@ -92,8 +93,20 @@ export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: 
  *  and returns its result; otherwise the process that finishes it (syncRuntimeWaiting). */
 export function syncRuntime(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): SyncOutcome<SyncPodResult> {
   if (isStaticPod(pod)) return syncRuntimeWaiting(kl, pod, mirrorPod, podStatus, undefined);
+  if (!volumesMounted(kl, pod)) return syncAfterMount(kl, pod, mirrorPod, podStatus);
   const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
   if (changes.killPod || changes.containersToKill.length > 0) return syncRuntimeWaiting(kl, pod, undefined, podStatus, changes);
+  return syncRuntimeEnd(kl, pod, podStatus, changes);
+}
+
+/** syncRuntime behind the volume manager (SyncPod's WaitForAttachAndMount, before the runtime's
+ *  SyncPod): the pod's projected service account tokens first; a failed mount fails the sync. */
+export function* syncAfterMount(kl: KubeletState, pod: Pod, mirrorPod: Pod | undefined, podStatus: RuntimePodStatus): Proc<SyncPodResult> {
+  const err = yield* waitForAttachAndMount(kl, pod);
+  if (err !== undefined) return { isTerminal: false, err };
+  const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
+  if (changes.killPod) yield* killPod(kl, pod, undefined);
+  else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
 }
 

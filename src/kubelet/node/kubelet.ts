@@ -29,6 +29,7 @@ export function start(kl: KubeletState): void {
   kl.spawn('sync-ticker', syncTickerLoop(kl));
   kl.spawn('housekeeping', housekeepingLoop(kl));
   if (kl.gen === 'classic') kl.spawn('container-gc', containerGCLoop(kl));
+  if (kl.recorder !== null) kl.spawn('event-sink', kl.recorder.sink());
 }
 
 /** The kubelet process dies: every process of this incarnation is killed and its timers are

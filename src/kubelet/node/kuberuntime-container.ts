@@ -64,6 +64,7 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
   switch (attempt.startError) {
     case undefined:
       kl.runtime.startContainer(pod, c, attempt);
+      kl.recorder?.containerStarted(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', c.name);
       return undefined;
     case 'ErrImagePull':
       kl.runtime.noteFailedStart(uid, c.name);

@@ -11,7 +11,7 @@ import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeri
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
-import { nextAttempt, startContainerChecked } from './kuberuntime-container.js';
+import { startContainerChecked } from './kuberuntime-container.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -55,7 +55,10 @@ function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Po
 export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
   let results = NO_RESULTS;
   if (changes.killPod && !changes.createSandbox) return results;
-  if (changes.createSandbox) kl.runtime.runPodSandbox(pod);
+  if (changes.createSandbox) {
+    kl.runtime.runPodSandbox(pod);
+    if (kl.config.events?.podInfraContainer) kl.recorder?.containerStarted(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', 'POD');
+  }
   // Step 5: start ephemeral containers (before the init containers)
   const eph = pod.spec?.ephemeralContainers ?? [];
   for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) {
@@ -112,10 +115,6 @@ export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podS
   return undefined;
 }
 
-/** startContainer: the attempt for this instance from the scenario (the last one repeats). */
-export function startContainer(kl: KubeletState, pod: Pod, c: Container): RuntimeContainer {
-  return kl.runtime.startContainer(pod, c, nextAttempt(kl, pod, c));
-}
 
 /** killPod: stop every running container of the pod, then its sandbox. Regular (and plain init)
  *  containers get SIGTERM at once; sidecars (current, gate on) wait their turn as upstream's
