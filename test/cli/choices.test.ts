@@ -24,7 +24,7 @@ describe('kss run with choices', () => {
     expect(JSON.parse(plain[0]).choices).toBeUndefined();
     expect(JSON.parse(driven[0]).choices).toEqual({ source: 'c.jsonl', replay: log.length - 1, used: log.length - 1, divergences: 0, ties: false, choices: log.length - 1 });
 
-    const rep = await kss(['replay', 'driven.jsonl'], dir);
+    const rep = await kss(['replay', 'driven.jsonl', GS], dir); // (the header names the scenario by file name: here it is elsewhere)
     expect(rep.out).toMatch(/^IDENTICAL/);
     expect(rep.code).toBe(0);
   });
@@ -39,7 +39,8 @@ describe('kss run with choices', () => {
     expect(JSON.parse(lines(join(dir, 'z.jsonl'))[0]).choices).toMatchObject({ source: 'zeros.json', replay: n, ties: true });
     const used = lines(join(dir, 'z-choices.jsonl')).slice(1).map((l) => JSON.parse(l) as { value: number });
     expect(used.slice(0, n).every((e) => e.value === 0)).toBe(true); // past the prefix, the seed decides
-    expect(replayCommand('s.yaml', 3, 'classic', { source: 'c.json', ties: true, replay: 1, used: 1, divergences: 0, choices: 1 })).toBe('kss run s.yaml --seed 3 --status-manager classic --choices c.json --ties');
+    const driven = { source: 'c.json', ties: true, replay: 1, used: 1, divergences: 0, choices: 1 };
+    expect(replayCommand({ scenario: { file: 's.yaml' }, seed: 3, variant: 'classic', driven } as unknown as Parameters<typeof replayCommand>[0])).toMatch(/kss run s\.yaml --seed 3 --status-manager classic --choices c\.json --ties$/);
   });
 
   it('a bad choices file: a positioned error and exit 2', async () => {

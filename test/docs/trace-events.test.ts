@@ -17,7 +17,7 @@ function documented(): Map<string, { fields: Set<string>; notEmitted: boolean }>
   const out = new Map<string, { fields: Set<string>; notEmitted: boolean }>();
   const parts = doc.split(/^### /m).slice(1);
   for (const p of parts) {
-    const m = /^`([a-z.-]+)`\n/.exec(p);
+    const m = /^`([a-zA-Z.-]+)`\n/.exec(p);
     if (!m) continue;
     const body = p.split(/^## /m)[0];
     const fields = new Set([...body.matchAll(/^\| `(\w+)` \|/gm)].map((f) => f[1]));
@@ -40,7 +40,7 @@ function declared(): Set<string> {
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
     const m = /export type TraceType =([^;]+);/.exec(text);
-    if (m) return new Set([...m[1].matchAll(/'([a-z.-]+)'/g)].map((x) => x[1]));
+    if (m) return new Set([...m[1].matchAll(/'([a-zA-Z.-]+)'/g)].map((x) => x[1]));
   }
   throw new Error('no `export type TraceType` in src/');
 }
