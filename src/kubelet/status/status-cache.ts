@@ -74,6 +74,18 @@ const LTT_TYPES: Record<Generation, readonly string[]> = {
   current: [ContainersReady, PodReady, PodInitialized, PodReadyToStartContainers, PodScheduled, DisruptionTarget],
 };
 
+/** The first index of the sorted list `a` whose value is not below `v` (a binary search). */
+function lowerBound(a: readonly string[], v: string): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
 function isZeroTime(t: string | undefined): boolean {
@@ -372,28 +384,14 @@ export abstract class StatusCache {
    *  where re-sorting every key after each new pod made a run of N pods O(N² log N)). */
   private sortedUIDsInsert(uid: UID): void {
     const a = this.sortedUIDs;
-    if (a === null) return;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (a[mid] < uid) lo = mid + 1;
-      else hi = mid;
-    }
-    a.splice(lo, 0, uid);
+    if (a !== null) a.splice(lowerBound(a, uid), 0, uid);
   }
 
   /** A removed key of podStatuses leaves the sorted list. */
   private sortedUIDsRemove(uid: UID): void {
     const a = this.sortedUIDs;
     if (a === null) return;
-    let lo = 0;
-    let hi = a.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (a[mid] < uid) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(a, uid);
     if (a[lo] === uid) a.splice(lo, 1);
     else this.sortedUIDs = null;
   }
