@@ -13,14 +13,23 @@ import type { CaseResult, CaseSpec, GoldenMode } from './types.js';
 export class SuiteUsageError extends Error {}
 
 export interface PlanOptions {
+  /** Base of relative paths, and of the paths shown (default process.cwd()). */
   cwd?: string;
+  /** Keep scenarios that have any of these tags. */
   tags?: readonly string[];
+  /** Keep scenarios whose name or path matches. */
   grep?: RegExp | string;
+  /** `i/n`: the i-th of n disjoint parts of the sorted, filtered list. */
   shard?: Shard | string;
+  /** Run each scenario under this many consecutive seeds (default 1). */
   seeds?: number;
+  /** First seed (default: each scenario's own spec.seed). */
   seed?: number;
+  /** Status manager generation for every case (default: each scenario's own). */
   variant?: Variant;
+  /** check (default) | update (rewrite goldens) | off. */
   golden?: GoldenMode;
+  /** A missing golden fails its case. */
   ci?: boolean;
   maxEvents?: number;
 }

@@ -6,42 +6,23 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { lstatSync } from 'node:fs';
-import type { Variant } from '../scenario/types.js';
 import { writeGolden } from '../report/golden.js';
 import { runCase } from './case.js';
-import type { Shard } from './discover.js';
-import { planSuite } from './plan.js';
+import { planSuite, type PlanOptions } from './plan.js';
 import { resolveWorkerScript, runInWorkers } from './pool.js';
 
 export { planSuite, SuiteUsageError, type SuitePlan } from './plan.js';
-import type { CaseResult, CaseSpec, GoldenMode } from './types.js';
+import type { CaseResult, CaseSpec } from './types.js';
 
-export interface SuiteOptions {
-  /** Base of relative paths, and of the paths shown (default process.cwd()). */
-  cwd?: string;
+/** planSuite's options (which cases: paths' base, tags, grep, shard, seeds, generation, goldens,
+ *  event limit) and how to run them. */
+export interface SuiteOptions extends PlanOptions {
   /** Worker threads (default min(available CPUs, 4)); 1 runs in-process. */
   jobs?: number;
-  /** Keep scenarios that have any of these tags. */
-  tags?: readonly string[];
-  /** Keep scenarios whose name or path matches. */
-  grep?: RegExp | string;
-  /** `i/n`: the i-th of n disjoint parts of the sorted, filtered list. */
-  shard?: Shard | string;
-  /** Run each scenario under this many consecutive seeds (default 1). */
-  seeds?: number;
-  /** First seed (default: each scenario's own spec.seed). */
-  seed?: number;
-  /** Status manager generation for every case (default: each scenario's own). */
-  variant?: Variant;
-  /** check (default) | update (rewrite goldens) | off. */
-  golden?: GoldenMode;
-  /** A missing golden fails its case. */
-  ci?: boolean;
   /** Stop handing out cases after the first failure; the rest are reported as skipped. */
   bail?: boolean;
   /** Wall-clock limit per case, in worker mode (ms; 0: none). */
   timeoutMs?: number;
-  maxEvents?: number;
   /** Worker script override; false forces in-process. Default: resolveWorkerScript(). */
   workerScript?: URL | false;
   /** Called once per case, in the suite's order, as soon as it and every case before it are done. */

@@ -3,21 +3,11 @@
 // actor, counters with numeric values, violations as global instants. --trace-format shiviz gives
 // every event a vector clock that grows on its host and carries sends to receives.
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { loadScenarioFile, runScenario } from '../../src/index.js';
-import { discoverScenarios } from '../../src/testing/discover.js';
+import { files, run } from './repo-scenarios.js';
 import { chromeTraceText, type ChromeEvent } from '../../src/report/chrome-trace.js';
 import { chromeRuleBreaks } from './chrome-rules.js';
 import { shivizEvents, shivizText, SHIVIZ_REGEX, shivizMulti } from '../../src/report/shiviz.js';
 
-const REPO = join(import.meta.dirname, '..', '..');
-const files = discoverScenarios(['scenarios'], REPO).files.map((f) => f.display);
-
-function run(file: string) {
-  const loaded = loadScenarioFile(join(REPO, file));
-  if (!loaded.ok) throw new Error(`${file} does not load`);
-  return runScenario({ ...loaded.scenario, file });
-}
 
 describe('--trace-format chrome', () => {
   it('the rule check finds a broken trace', () => {

@@ -3,21 +3,11 @@
 // status.set what it cached; and the golden, a projection of the trace, is the same whether built
 // from the run's store or from the trace records alone.
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { loadScenarioFile, runScenario } from '../../src/index.js';
-import { discoverScenarios } from '../../src/testing/discover.js';
+import { files, run } from './repo-scenarios.js';
 import { goldenSource } from '../../src/testing/golden-source.js';
 import { goldenLines, WRITE_EVENTS } from '../../src/report/golden.js';
 import { prettyLines } from '../../src/report/pretty.js';
 
-const REPO = join(import.meta.dirname, '..', '..');
-const files = discoverScenarios(['scenarios'], REPO).files.map((f) => f.display);
-
-function run(file: string) {
-  const loaded = loadScenarioFile(join(REPO, file));
-  if (!loaded.ok) throw new Error(`${file} does not load`);
-  return runScenario({ ...loaded.scenario, file });
-}
 
 describe('the trace carries what was written and stored', () => {
   it("an externalPatch's content is in the trace and in the pretty timeline", () => {
