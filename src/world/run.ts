@@ -11,7 +11,18 @@ import type { ChoiceEntry, DrivenInfo } from '../engine/index.js';
 
 export const TOOL_VERSION = '0.1.0';
 
-export interface RunOptions extends WorldOptions {}
+/** Where a run's records go while it runs (`kss run --trace` streaming to its file): told the
+ *  trace header once the World exists, before the first record, then every record. */
+export interface TraceSink {
+  start(header: Record<string, unknown>): void;
+  record(r: TraceRecord): void;
+}
+
+export interface RunOptions extends WorldOptions {
+  /** Streams the trace (the header, then every record). Not with `choices`: a driven run's
+   *  header says how the run went, known only at its end. */
+  traceSink?: TraceSink;
+}
 
 export interface RunResult {
   scenario: { name: string; file: string; sha256: string };
@@ -120,6 +131,11 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const w = new World(scenario, opts);
   const kept = new AssertionRecords(scenario.expect, scenario.invariants.length > 0);
   if (kept.needed) w.tracer.listeners.push(kept.listen);
+  if (opts.traceSink !== undefined) {
+    if (opts.choices !== undefined) throw new Error('runScenario: traceSink with choices (a driven run\'s header is known only at its end)');
+    opts.traceSink.start(traceHeader({ scenario: { name: scenario.name, file: scenario.file, sha256: scenario.sha256 }, seed: w.seed, variant: w.variant, untilMs: w.untilMs, maxEvents: w.maxEvents }));
+    w.tracer.listeners.push(opts.traceSink.record);
+  }
   const trace = kept.records;
   w.setup();
   const byTime = new Map<number, Assertion[]>();
