@@ -163,13 +163,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   const mem0 = process.memoryUsage().rss;
   const out = traceOutput(args, tracePath, driven.choices !== undefined, io);
   if (typeof out === 'number') return out;
-  let r: RunResult;
-  try {
-    r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, ...out });
-  } catch (err) {
-    out.traceSink?.abort();
-    throw err;
-  }
+  const r = runStreaming(() => runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, ...out }), out.traceSink);
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
   const choicesFailed = writeChoices(r, args, io);
   if (choicesFailed !== undefined) return choicesFailed;
@@ -196,6 +190,16 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   else printRun(r, args, io, { human, replay, wallMs, mem0, views, marks });
   if (args.format === 'mermaid' && args.stats) printStats(r, io, wallMs, mem0);
   return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
+}
+
+/** The run, with a streamed trace's temporary file dropped if it throws. */
+function runStreaming(run: () => RunResult, sink: TraceStream | undefined): RunResult {
+  try {
+    return run();
+  } catch (err) {
+    sink?.abort();
+    throw err;
+  }
 }
 
 /** How the run's trace is kept: a JSON Lines --trace of a run not driven by choices is streamed to

@@ -143,15 +143,19 @@ export interface AtomicWriter {
   abort(): void;
 }
 
-export function openAtomic(path: string, stdout: (s: string) => void = (s) => process.stdout.write(s), duringRun = false): AtomicWriter {
+/** openAtomic's writer for stdout: buffered, nothing to rename. */
+function stdoutWriter(stdout: (s: string) => void): AtomicWriter {
   let buf = '';
-  if (STDOUT_NAMES.has(path)) {
-    const flushOut = () => {
-      if (buf) stdout(buf);
-      buf = '';
-    };
-    return { write: (c) => ((buf += c), buf.length > 1 << 20 && flushOut()), commit: flushOut, abort: () => (buf = '') };
-  }
+  const flushOut = () => {
+    if (buf) stdout(buf);
+    buf = '';
+  };
+  return { write: (c) => ((buf += c), buf.length > 1 << 20 && flushOut()), commit: flushOut, abort: () => (buf = '') };
+}
+
+export function openAtomic(path: string, stdout: (s: string) => void = (s) => process.stdout.write(s), duringRun = false): AtomicWriter {
+  if (STDOUT_NAMES.has(path)) return stdoutWriter(stdout);
+  let buf = '';
   const st = statOrUndefined(path);
   if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
   const direct = isDirectTarget(path, st);
