@@ -129,6 +129,15 @@ export const FIXES = [
     where: 'kubelet/status mergePodStatus (couldHaveRunningContainers)',
     note: 'the DisruptionTarget hold-back (v1.26, same idea) is left in place; TerminatePod\'s rewrite of #108366 (transitional) is not reverted',
   },
+  {
+    name: 'createdCountsAsExited',
+    prs: [107845],
+    release: 'v1.24 (picks #108882 1.23, #108883 1.22)',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-08'],
+    summary: 'a container the runtime created but never started is reported terminated (exit 0, startedAt the Unix epoch), as #41382 had it, instead of waiting',
+    where: 'kubelet/node api-status (convertContainerStatus, the ContainerStateCreated case)',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

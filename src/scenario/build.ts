@@ -110,6 +110,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     featureGates: gates,
     explicitFeatureGates: Object.fromEntries(FEATURE_GATES.filter((g) => k.featureGates?.[g] !== undefined).map((g) => [g, k.featureGates![g]])),
     revertFixes: [...new Set(k.revertFixes ?? [])],
+    ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
   };
   const latency = spec.apiserver?.latency;
   const d = DEFAULT_LATENCY;

@@ -45,6 +45,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     cachedStatus,
     reasonFor: (name) => kl.reasonCache.get(uid)?.get(name),
     vanishedContainerOnlyOnDelete: kl.config.revertFixes?.includes('vanishedContainerOnlyOnDelete'),
+    createdCountsAsExited: kl.config.revertFixes?.includes('createdCountsAsExited'),
     prober: kl.prober,
     shouldEvict: () => evict,
     log: (msg) => {
