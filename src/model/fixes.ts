@@ -40,7 +40,7 @@ export const FIXES = [
     prs: [102821],
     release: 'v1.22',
     generations: ['classic', 'transitional', 'current'],
-    bugs: ['BZ-04'],
+    bugs: ['BZ-04', 'BZ-22'],
     summary: 'a running container that vanished from the runtime is inferred terminated (137) only for a deleted pod; otherwise it is Waiting again and the pod Pending',
     where: 'kubelet/node api-status (convertToAPIContainerStatuses, the #95364 block)',
     note: 'kss keeps #102821\'s form in classic too (v1.20 had the deleted-pods scope)',
