@@ -138,6 +138,16 @@ export const FIXES = [
     summary: 'a container the runtime created but never started is reported terminated (exit 0, startedAt the Unix epoch), as #41382 had it, instead of waiting',
     where: 'kubelet/node api-status (convertContainerStatus, the ContainerStateCreated case)',
   },
+  {
+    name: 'missingContainersWaiting',
+    prs: [54593],
+    release: 'v1.9',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-03'],
+    summary: 'a regular container the runtime no longer has is generated Waiting again, though its previous status was terminated (only init containers keep it, as #51644 had it)',
+    where: 'kubelet/node api-status (convertToAPIContainerStatuses, the default statuses)',
+    note: 'the PR diff was not retrieved: the revert is the v1.8 form of #51644 (`isInitContainer && terminated`), which #54593\'s title and release note describe; the rest of the v1.8 generator is not modelled',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

@@ -49,6 +49,8 @@ export interface GenerateContext {
   vanishedContainerOnlyOnDelete?: boolean;
   /** revert #107845 (a created, never started container is waiting): createdCountsAsExited. */
   createdCountsAsExited?: boolean;
+  /** revert #54593 (a removed terminated container keeps its status): missingContainersWaiting. */
+  missingContainersWaiting?: boolean;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -158,7 +160,7 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete' | 'createdCountsAsExited'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete' | 'createdCountsAsExited' | 'missingContainersWaiting'>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
@@ -173,7 +175,9 @@ export function convertToAPIContainerStatuses(
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
-      if (old.state?.terminated) status = copyContainerStatus(old);
+      // revert #54593 (dashpole, v1.9): as #51644 (v1.8) left it, only an init container kept its
+      // terminated status when the runtime no longer had it; a regular one went back to Waiting
+      if (old.state?.terminated && (isInitContainer || !ctx.missingContainersWaiting)) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
         status.lastState = clone(old.lastState) ?? {};

@@ -46,6 +46,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     reasonFor: (name) => kl.reasonCache.get(uid)?.get(name),
     vanishedContainerOnlyOnDelete: kl.config.revertFixes?.includes('vanishedContainerOnlyOnDelete'),
     createdCountsAsExited: kl.config.revertFixes?.includes('createdCountsAsExited'),
+    missingContainersWaiting: kl.config.revertFixes?.includes('missingContainersWaiting'),
     prober: kl.prober,
     shouldEvict: () => evict,
     log: (msg) => {
