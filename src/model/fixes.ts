@@ -148,6 +148,16 @@ export const FIXES = [
     where: 'kubelet/node api-status (convertToAPIContainerStatuses, the default statuses)',
     note: 'the PR diff was not retrieved: the revert is the v1.8 form of #51644 (`isInitContainer && terminated`), which #54593\'s title and release note describe; the rest of the v1.8 generator is not modelled',
   },
+  {
+    name: 'noUIDReuseRestart',
+    prs: [104847],
+    release: 'v1.22.2 (pick #105075)',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-12'],
+    summary: 'a create for a UID whose pod is still terminating (a static pod removed and added back) is merged into the termination; the finished worker then ignores the pod until the kubelet restarts',
+    where: 'kubelet/node pod-workers-current (UpdatePod restartRequested, SyncKnownPods, HandlePodCleanups)',
+    note: 'ported from the v1.22.2+ pod workers as remembered (the PR diff was not retrieved); HandlePodCleanups restarts only the workers SyncKnownPods just reset, where upstream walks every desired pod',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

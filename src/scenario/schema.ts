@@ -137,6 +137,8 @@ export const ACTIONS = {
     z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional() }),
     (v) => ({ action: 'dropPlegEvent', pod: v.pod, container: v.container, event: v.event, count: v.count ?? 1 }),
   ),
+  removeStaticPod: act(podOnly, (v) => ({ action: 'removeStaticPod', pod: v.pod })),
+  addStaticPod: act(podOnly, (v) => ({ action: 'addStaticPod', pod: v.pod })),
   gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
@@ -160,7 +162,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

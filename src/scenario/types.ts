@@ -119,6 +119,8 @@ export type StepAction =
   | { action: 'interruptStart'; pod: string; container: string }
   | { action: 'dropPlegEvent'; pod: string; container?: string; event?: 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved'; count: number }
   | { action: 'gcContainers'; pod?: string; container?: string }
+  | { action: 'removeStaticPod'; pod: string }
+  | { action: 'addStaticPod'; pod: string }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
