@@ -52,17 +52,7 @@ export class PodWorkersCurrent {
       }
       this.statuses.set(uid, status);
     }
-    // #104847 (smarterclayton, v1.22.2; pick #105075): an update that implies the pod should run
-    // while a pod of that UID is terminating means two pods with the same UID (usually a static pod
-    // removed and added back): after it terminates, housekeeping resets the worker and starts it
-    // again. revert: the create is merged into the termination, and the finished worker ignores
-    // every later update until the kubelet restarts (v1.22.0/v1.22.1, #104648)
-    if (status.isTerminationRequested() && options.updateType === 'create' && !this.o.noUIDReuseRestart) {
-      status.restartRequested = true;
-      this.restarts.add(uid);
-      tracer.log('V4', 'Pod is terminating but has been requested to restart with same UID, will be reconciled later', podKey(pod), { uid, updateType: options.updateType });
-      return;
-    }
+    if (this.requestRestart(status, options)) return;
     if (status.isFinished()) {
       tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
       return;
@@ -116,6 +106,20 @@ export class PodWorkersCurrent {
       // shorter grace period is recorded (status.gracePeriod) but never reaches the containers
       tracer.log('V3', 'Cancelling current pod sync', podKey(pod), { uid, gracePeriod: status.gracePeriod });
     }
+  }
+
+  /** #104847 (smarterclayton, v1.22.2; pick #105075): an update that implies the pod should run
+   *  while a pod of that UID is terminating means two pods with the same UID (usually a static pod
+   *  removed and added back): flag it, and after it terminates housekeeping resets the worker and
+   *  starts it again. revert: the create is merged into the termination, and the finished worker
+   *  ignores every later update until the kubelet restarts (v1.22.0/v1.22.1, #104648). */
+  private requestRestart(status: PodSyncStatus, options: UpdatePodOptions): boolean {
+    if (!status.isTerminationRequested() || options.updateType !== 'create' || this.o.noUIDReuseRestart) return false;
+    const uid = options.pod.metadata?.uid ?? '';
+    status.restartRequested = true;
+    this.restarts.add(uid);
+    this.o.tracer.log('V4', 'Pod is terminating but has been requested to restart with same UID, will be reconciled later', podKey(options.pod), { uid, updateType: options.updateType });
+    return true;
   }
 
   /** startPodSync: consume the pending update; null when there is none. */
