@@ -158,6 +158,16 @@ export const FIXES = [
     where: 'kubelet/node pod-workers-current (UpdatePod restartRequested, SyncKnownPods, HandlePodCleanups)',
     note: 'ported from the v1.22.2+ pod workers as remembered (the PR diff was not retrieved); HandlePodCleanups restarts only the workers SyncKnownPods just reset, where upstream walks every desired pod',
   },
+  {
+    name: 'getPodsOverwritesStatus',
+    prs: [84951, 86189, 86191, 86195],
+    release: 'v1.17 (picks 1.15.8, 1.16.5)',
+    generations: ['classic', 'transitional', 'current'],
+    bugs: ['BZ-14'],
+    summary: 'GetPods (the /pods and summary API) writes the status manager\'s status into every pod of the pod manager (#77661), not only static pods, so needsReconcile no longer sees another writer\'s status',
+    where: 'kubelet/node kubelet-getters (GetPods)',
+    note: 'the pod manager entry is replaced by a copy, where upstream assigned p.Status on the shared object (which other holders of the pointer saw too); read from the #84931/#84951 threads, the diff itself was not retrieved',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

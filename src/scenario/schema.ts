@@ -139,6 +139,11 @@ export const ACTIONS = {
   ),
   removeStaticPod: act(podOnly, (v) => ({ action: 'removeStaticPod', pod: v.pod })),
   addStaticPod: act(podOnly, (v) => ({ action: 'addStaticPod', pod: v.pod })),
+  scrapeKubeletPods: act(z.strictObject({ every: positiveDuration.optional(), for: positiveDuration.optional() }).nullable(), (v) => ({
+    action: 'scrapeKubeletPods',
+    everyMs: v?.every,
+    forMs: v?.for,
+  })),
   gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
@@ -162,7 +167,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

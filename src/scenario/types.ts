@@ -121,6 +121,7 @@ export type StepAction =
   | { action: 'gcContainers'; pod?: string; container?: string }
   | { action: 'removeStaticPod'; pod: string }
   | { action: 'addStaticPod'; pod: string }
+  | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }

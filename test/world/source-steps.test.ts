@@ -78,3 +78,27 @@ ${STATIC}  timeline:
     ]);
   });
 });
+
+describe('scrapeKubeletPods', () => {
+  const body = (revert: boolean, scrape: string) => `  until: 120s
+  kubelet: { statusManager: classic${revert ? ', revertFixes: [getPodsOverwritesStatus]' : ''} }
+  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: main, image: nginx, readinessProbe: { httpGet: { path: /healthz, port: 8080 } } }] }
+  timeline:
+    - { at: 1s, scrapeKubeletPods: ${scrape} }
+    - { at: 3s, ready: { pod: web, container: main, value: true } }
+    - { at: 20s, partition: {} }
+    - { at: 60s, externalPatch: { pod: web, status: { conditions: [{ type: Ready, status: "False", lastTransitionTime: "@60s" }] } } }
+    - { at: 70s, repair: {} }
+`;
+  const reconciled = (r: ReturnType<typeof run>) => r.trace.some((e) => e.type === 'log' && String(e.msg ?? e.message ?? '').includes('Pod status is inconsistent with cached status'));
+  it('reads that overwrite every pod (#77661) hide the controller\'s Ready=False from the reconcile', () => {
+    expect(reconciled(run(body(true, '{ every: 5s }')))).toBe(false);
+    expect(reconciled(run(body(false, '{ every: 5s }')))).toBe(true);
+  });
+  it('stops after `for`, and a single read before the repair changes nothing', () => {
+    expect(reconciled(run(body(true, '{ every: 5s, for: 30s }')))).toBe(true);
+    expect(reconciled(run(body(true, '{}')))).toBe(true);
+  });
+});
