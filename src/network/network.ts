@@ -12,6 +12,12 @@
 // A lost request or answer, or an injected 'timeout', fails with 'timeout' at ts + requestTimeout.
 // A request that reached the apiserver has its effect even when its answer is lost or its
 // kubelet has died meanwhile.
+//
+// Under load (spec.apiserver.serviceTime or apf: ApiServer.load), the request that reaches the
+// apiserver at ts + ⌊L/2⌋ is first admitted by flow control (it may wait in a priority level's
+// queue, or be answered 429 with a Retry-After), then executes for its service time and takes
+// effect at the end of it; the answer arrives L - ⌊L/2⌋ later. A client that gives up while its
+// request still waits in a queue takes it out (the request's context is cancelled).
 import type { Engine } from '../engine/engine.js';
 import type { Rng } from '../engine/rng.js';
 import type { ApiServer, WatchListener } from '../apiserver/index.js';
@@ -222,9 +228,16 @@ export class Network {
   /** @internal A kubelet request reaches the apiserver end of the link now: served by
    *  `request.serve()` unless lost or failed. null: no answer. */
   arrive<T>(verb: WireVerb, key: string, request: { serve(): ApiResult<T> }): ApiResult<T> | null {
+    const r = this.reach(verb, key);
+    return r === 'through' ? request.serve() : r;
+  }
+
+  /** @internal What becomes of a kubelet request at the apiserver end of the link now: lost (null),
+   *  answered by an injected fault, or 'through' to the apiserver. */
+  reach(verb: WireVerb, key: string): ApiResult<never> | null | 'through' {
     if (this.partitionedNow) return null;
     const code = this.takeFailure(verb);
-    if (code === undefined) return request.serve();
+    if (code === undefined) return 'through';
     if (code === 'timeout') return null;
     const message = injectedMessage(code, key);
     this.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code, message, injected: true });

@@ -178,6 +178,38 @@ export const INVARIANT_NAMES = [
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
+/** spec.apiserver.serviceTime: a request that starts while n others execute takes
+ *  baseMs + perInflightMs × n. */
+export interface ServiceTimeConfig {
+  baseMs: number;
+  perInflightMs: number;
+}
+
+/** The default priority levels (apiserver/apf/bootstrap.ts). */
+export const APF_LEVEL_NAMES = ['system', 'node-high', 'leader-election', 'workload-high', 'workload-low', 'global-default', 'catch-all'] as const;
+export type ApfLevelName = (typeof APF_LEVEL_NAMES)[number];
+
+/** A priority level's settings as a scenario overrides them (`seats` replaces the nominal
+ *  concurrency limit computed from the shares). */
+export interface ApfLevelConfig {
+  shares?: number;
+  seats?: number;
+  queues?: number;
+  handSize?: number;
+  queueLengthLimit?: number;
+}
+
+/** spec.apiserver.apf, defaulted. */
+export interface ApfConfig {
+  /** --max-requests-inflight + --max-mutating-requests-inflight (400 + 200). */
+  serverConcurrency: number;
+  /** How long a request may wait in a queue (15s: a quarter of the 60 s request timeout). */
+  requestWaitLimitMs: number;
+  /** 'dynamic': the v1.30+ dropped-requests tracker; a number: always that many seconds (1 before v1.30). */
+  retryAfter: 'dynamic' | number;
+  levels: Partial<Record<ApfLevelName, ApfLevelConfig>>;
+}
+
 /** spec.nodeLifecycle, defaulted as kube-controller-manager and the kubelet are. */
 export interface NodeLifecycleConfig {
   /** --node-monitor-period: 5s */
@@ -204,7 +236,13 @@ export interface Scenario {
   epoch: string; // RFC 3339
   untilMs: number; // default 10m
   kubelet: KubeletConfig;
-  apiserver: { latency: Latency }; // default 1ms..5ms for every verb
+  apiserver: {
+    latency: Latency; // default 1ms..5ms for every verb
+    /** Extension: spec.apiserver.serviceTime (absent: a request is served the instant it arrives). */
+    serviceTime?: ServiceTimeConfig;
+    /** Extension: spec.apiserver.apf, API Priority and Fairness (absent: no flow control). */
+    apf?: ApfConfig;
+  };
   pods: ScenarioPod[];
   staticPods: ScenarioPod[]; // names already suffixed with -<nodeName>
   timeline: Step[];
