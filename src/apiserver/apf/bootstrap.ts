@@ -5,6 +5,8 @@
 // does not model: no borrowing between levels). The flow schemas are reduced to the subjects and
 // resources kss's clients can be: the kubelet (user system:node:<name>, group system:nodes) asking
 // about pods, tokens, events, nodes and leases; everything else falls to global-default.
+// The priority levels' table is model/apf-levels.ts (the scenario loader checks overrides against it).
+import { DEFAULT_PRIORITY_LEVELS, type PriorityLevelSpec } from '../../model/apf-levels.js';
 
 /** One request as flow control classifies it (the request digest of apf_filter.go). */
 export interface RequestDigest {
@@ -17,17 +19,8 @@ export interface RequestDigest {
   namespace: string;
 }
 
-export interface PriorityLevelSpec {
-  readonly name: string;
-  /** Exempt: never queued, never limited. */
-  readonly exempt?: boolean;
-  /** NominalConcurrencyShares (AssuredConcurrencyShares before v1.26). */
-  readonly shares: number;
-  /** LimitResponse Queue: queues > 0; Reject: queues 0 (no queuing: over the limit is a 429 at once). */
-  readonly queues: number;
-  readonly handSize: number;
-  readonly queueLengthLimit: number;
-}
+export type { PriorityLevelSpec };
+export { DEFAULT_PRIORITY_LEVELS };
 
 export type Distinguisher = 'ByUser' | 'ByNamespace' | null;
 
@@ -38,21 +31,6 @@ export interface FlowSchemaSpec {
   readonly distinguisher: Distinguisher;
   readonly matches: (r: RequestDigest) => boolean;
 }
-
-const q = (name: string, shares: number, queues: number, handSize: number, queueLengthLimit = 50): PriorityLevelSpec => ({ name, shares, queues, handSize, queueLengthLimit });
-
-/** The mandatory and suggested priority levels, in the order default.go lists them. */
-export const DEFAULT_PRIORITY_LEVELS: readonly PriorityLevelSpec[] = [
-  { name: 'exempt', exempt: true, shares: 0, queues: 0, handSize: 0, queueLengthLimit: 0 },
-  q('system', 30, 64, 6),
-  q('node-high', 40, 64, 6),
-  q('leader-election', 10, 16, 4),
-  q('workload-high', 40, 128, 6),
-  q('workload-low', 100, 128, 6),
-  q('global-default', 20, 128, 6),
-  // catch-all: LimitResponse Reject (no queues)
-  q('catch-all', 5, 0, 0, 0),
-];
 
 const NODES_GROUP = 'system:nodes';
 const inGroup = (g: string) => (r: RequestDigest) => r.groups.includes(g);
