@@ -110,13 +110,19 @@ export const ACTIONS = {
         code: z.literal([404, 409, 429, 500, 'timeout']),
         count: z.int().min(1).optional(),
         for: positiveDuration.optional(),
+        retryAfter: z.int().min(0).max(3600).optional().meta({ description: 'the answer carries Retry-After: N seconds (429 and 500 only): the client retries it as client-go does' }),
       })
       .refine((v) => v.count === undefined || v.for === undefined, {
         path: ['for'],
         message: 'give `count` or `for`, not both',
         params: { code: 'INVALID_VALUE', expected: 'either count or for' },
+      })
+      .refine((v) => v.retryAfter === undefined || v.code === 429 || v.code === 500, {
+        path: ['retryAfter'],
+        message: 'only a 429 or a 500 answer carries a Retry-After the client acts on',
+        params: { code: 'INVALID_VALUE', expected: 'code 429 or 500 with retryAfter' },
       }),
-    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for }),
+    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
   latency: act(latency, (v) => ({ action: 'latency', latency: v })),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),

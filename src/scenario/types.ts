@@ -102,7 +102,7 @@ export type StepAction =
   | { action: 'restartApiserver'; downForMs: number }
   | { action: 'partition' }
   | { action: 'repair' }
-  | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number }
+  | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number; retryAfter?: number }
   | { action: 'latency'; latency: Latency }
   | { action: 'createMirror'; pod: string }
   | { action: 'deleteMirror'; pod: string }

@@ -98,6 +98,16 @@ describe("the client's answer to 429 (client-go rest client)", () => {
     expect(s.of('api.retry')).toHaveLength(0);
   });
 
+  it("a fail step's answers with retryAfter are retried (429 and 500), without flow control", () => {
+    const s = setup({});
+    s.network.fail(['patch'], 500, { count: 2, retryAfter: 3 });
+    s.send(0, () => s.client.patchPodStatus('default', 'a', { status: { phase: 'Running' } }));
+    s.engine.run({ untilMs: 60_000 });
+    expect(s.of('api.retry').map((r) => [r.t, r.code, r.retryAfter])).toEqual([[10, 500, 3], [3020, 500, 3]]);
+    expect(s.results).toEqual([{ atMs: 6030, r: expect.objectContaining({ ok: true }) }]);
+    expect(s.of('api.patch')).toHaveLength(1);
+  });
+
   it('node requests (the Lease) are retried too, in node-high', () => {
     const s = setup({ apf: { retryAfter: 1, levels: { 'node-high': { seats: 0, queues: 0 } } } });
     s.send(0, () => s.client.renewLease('node-a'));
