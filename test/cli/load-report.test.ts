@@ -18,4 +18,12 @@ describe('kss run: the load report of cluster runs', () => {
     const plain = await kss(['run', 'scenarios/getting-started.yaml', '--format', 'json'], REPO);
     expect(JSON.parse(plain.out).load).toBeUndefined();
   });
+
+  it('kss inspect shows flow control at an instant: seats in use, requests waiting, refused so far', async () => {
+    const r = await kss(['inspect', 'scenarios/cluster/mass-restart-apf-current.yaml', '--at', '120.003s', '--pod', 'default/web-0'], REPO);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('apiserverLoad:\n  executing: 1\n  priorityLevels:\n    - name: system\n      seats: 1\n      seatsInUse: 1\n      waiting: 30\n');
+    const plain = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '1s'], REPO);
+    expect(plain.out).not.toContain('apiserverLoad');
+  });
 });

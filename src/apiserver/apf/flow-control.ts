@@ -75,7 +75,7 @@ export class ApiServerLoad {
   inflight = 0;
   /** 429s answered, by priority level. */
   readonly rejectedByLevel = new Map<string, number>();
-  private readonly levels = new Map<string, Level>();
+  private readonly levels_ = new Map<string, Level>();
   private readonly dropped = new DroppedRequestsTracker();
   private readonly flows = new Map<string, bigint>();
 
@@ -87,13 +87,20 @@ export class ApiServerLoad {
     for (const spec of specs) {
       const seats = levelOf(apf, spec.name)?.seats ?? nominal.get(spec.name) ?? 0;
       const qs = spec.exempt ? null : new QueueSet({ name: spec.name, queues: spec.queues, handSize: spec.handSize, queueLengthLimit: spec.queueLengthLimit, concurrencyLimit: seats }, engine.nowMs);
-      this.levels.set(spec.name, { spec, qs });
+      this.levels_.set(spec.name, { spec, qs });
     }
+  }
+
+  /** The limited levels and their queue sets, in the bootstrap order (kss inspect). */
+  levels(): Array<{ name: string; qs: QueueSet }> {
+    const out: Array<{ name: string; qs: QueueSet }> = [];
+    for (const [name, l] of this.levels_) if (l.qs !== null) out.push({ name, qs: l.qs });
+    return out;
   }
 
   /** A level's queue set (tests, reports); undefined for exempt or unknown levels. */
   queueSet(level: string): QueueSet | undefined {
-    return this.levels.get(level)?.qs ?? undefined;
+    return this.levels_.get(level)?.qs ?? undefined;
   }
 
   /** The request reaches the apiserver now. */
@@ -104,7 +111,7 @@ export class ApiServerLoad {
       return NO_ADMISSION;
     }
     const fs = classify(DEFAULT_FLOW_SCHEMAS, digest);
-    const level = this.levels.get(fs.priorityLevel)!;
+    const level = this.levels_.get(fs.priorityLevel)!;
     if (level.qs === null) {
       this.run(h, () => {});
       return NO_ADMISSION;
