@@ -296,7 +296,7 @@ const apiserver = z.strictObject({
     .meta({ description: 'a request that starts while n others execute takes base + perInflight × n (absent: served the instant it arrives)' }),
   apf: z
     .strictObject({
-      maxRequestsInflight: z.int().min(0).max(1_000_000).optional(),
+      maxRequestsInflight: z.int().min(1).max(1_000_000).optional(),
       maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
       requestWaitLimit: positiveDuration.optional(),
       retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
