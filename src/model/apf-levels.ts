@@ -1,5 +1,5 @@
 // The default API Priority and Fairness priority levels (k8s.io/apiserver/pkg/apis/flowcontrol/
-// bootstrap/default.go, v1.20–v1.30): plain data, read by the apiserver's flow control
+// bootstrap/default.go, v1.22–v1.31; v1.20 and v1.21 lack node-high): plain data, read by the apiserver's flow control
 // (apiserver/apf/) and by the scenario loader's checks of spec.apiserver.apf.priorityLevels.
 
 export interface PriorityLevelSpec {

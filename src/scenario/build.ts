@@ -144,7 +144,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     kubelet,
     apiserver: compact({
       latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
-      ...apiserverLoad(spec.apiserver),
+      ...apiserverLoad(spec.apiserver, kubelet.statusManager),
     }),
     pods: (spec.pods ?? []).flatMap((p, i) => {
       const pos = posOf(['spec', 'pods', i]);
@@ -252,7 +252,7 @@ function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<s
 
 
 /** spec.apiserver.serviceTime and apf, defaulted (apiserver/apf/bootstrap.ts has the upstream defaults). */
-function apiserverLoad(a: NonNullable<RawScenario['spec']>['apiserver']): { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } {
+function apiserverLoad(a: NonNullable<RawScenario['spec']>['apiserver'], generation: KubeletConfig['statusManager']): { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } {
   const out: { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } = {};
   if (a?.serviceTime) out.serviceTime = { baseMs: a.serviceTime.base ?? 0, perInflightMs: a.serviceTime.perInflight ?? 0 };
   const f = a?.apf;
@@ -260,7 +260,9 @@ function apiserverLoad(a: NonNullable<RawScenario['spec']>['apiserver']): { serv
     out.apf = {
       serverConcurrency: (f.maxRequestsInflight ?? 400) + (f.maxMutatingRequestsInflight ?? 200),
       requestWaitLimitMs: f.requestWaitLimit ?? 15_000,
-      retryAfter: f.retryAfter ?? 'dynamic',
+      // the generation's apiserver: v1.20 (no node-high, Retry-After 1), v1.23 (node-high), v1.31 (dynamic Retry-After)
+      retryAfter: f.retryAfter ?? (generation === 'current' ? 'dynamic' : 1),
+      nodeHigh: f.nodeHigh ?? generation !== 'classic',
       levels: f.priorityLevels ? Object.fromEntries(Object.entries(f.priorityLevels).map(([k, v]) => [k, compact({ ...v })])) : {},
     };
   }

@@ -300,6 +300,7 @@ const apiserver = z.strictObject({
       maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
       requestWaitLimit: positiveDuration.optional(),
       retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
+      nodeHigh: z.boolean().optional().meta({ description: 'the node-high level for Leases and node status (v1.22+); default false for classic, true otherwise' }),
       priorityLevels: z.partialRecord(z.enum(APF_LEVEL_NAMES), apfLevel).optional(),
     })
     .nullish()

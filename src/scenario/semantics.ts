@@ -47,8 +47,13 @@ export function crossCheck(doc: unknown): Draft[] {
  *  needs no more than 60 bits of the flow's hash (upstream's validation of a
  *  PriorityLevelConfiguration, and shufflesharding.go's RequiredEntropyBits). */
 function checkPriorityLevels(spec: Obj, out: Draft[]): void {
-  const levels = obj(obj(obj(spec.apiserver)?.apf)?.priorityLevels);
+  const apf = obj(obj(spec.apiserver)?.apf);
+  const levels = obj(apf?.priorityLevels);
   if (!levels) return;
+  const nodeHigh = typeof apf?.nodeHigh === 'boolean' ? apf.nodeHigh : obj(spec.kubelet)?.statusManager !== 'classic';
+  if (!nodeHigh && levels['node-high'] !== undefined) {
+    out.push({ code: 'INVALID_VALUE', message: "there is no node-high level without nodeHigh (classic's v1.20 apiserver has none); set `nodeHigh: true` or drop it", path: ['spec', 'apiserver', 'apf', 'priorityLevels', 'node-high'], atKey: true });
+  }
   for (const [name, raw] of Object.entries(levels)) {
     const l = obj(raw);
     const d = DEFAULT_PRIORITY_LEVELS.find((x) => x.name === name);

@@ -205,8 +205,13 @@ export interface ApfConfig {
   serverConcurrency: number;
   /** How long a request may wait in a queue (15s: a quarter of the 60 s request timeout). */
   requestWaitLimitMs: number;
-  /** 'dynamic': the v1.30+ dropped-requests tracker; a number: always that many seconds (1 before v1.30). */
+  /** 'dynamic': the dropped-requests tracker (v1.28+, kubernetes#117547); a number: always that
+   *  many seconds (1 before v1.28). Default: dynamic for current, 1 for classic and transitional. */
   retryAfter: 'dynamic' | number;
+  /** The node-high level and its flow schema system-node-high (v1.22+, kubernetes#101151): the
+   *  kubelet's Lease and node status apart from its pod requests. Default: false for classic (v1.20),
+   *  true otherwise. */
+  nodeHigh: boolean;
   levels: Partial<Record<ApfLevelName, ApfLevelConfig>>;
 }
 

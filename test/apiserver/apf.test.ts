@@ -187,6 +187,21 @@ describe('ApiServerLoad', () => {
     expect(f.events[0]).toMatchObject({ reason: 'time-out', retryAfter: 3 });
   });
 
+  it('without node-high (v1.20) the Lease waits in the system level with the pod requests', () => {
+    const f = fixture({ nodeHigh: false, levels: { system: { seats: 1, queues: 1, handSize: 1, queueLengthLimit: 1 } } });
+    f.engine.at(0, () => {
+      ['a', 'b'].forEach((n) => f.admit(n, kubelet('n1')));
+      f.admit('lease', { ...kubelet('n1'), verb: 'update', resource: 'leases' });
+    });
+    f.engine.run({ untilMs: 1000 });
+    expect(f.log.find((l) => l.name === 'lease')).toMatchObject({ at: 0, what: 'reject' });
+    expect(f.events[0]).toMatchObject({ flowSchema: 'system-nodes', priorityLevel: 'system' });
+    expect(f.load.queueSet('node-high')).toBeUndefined();
+    expect(f.load.queueSet('system')!.cfg.concurrencyLimit).toBe(1);
+    const seats = fixture({ nodeHigh: false }).load.queueSet('system')!.cfg.concurrencyLimit;
+    expect(seats).toBe(88); // 600 × 30 / 205: the six levels of v1.20 share the seats
+  });
+
   it('keeps node-high apart: leases run while the system level is saturated', () => {
     const f = fixture({ levels: { system: { seats: 1, queues: 1, handSize: 1, queueLengthLimit: 1 } } });
     f.engine.at(0, () => {

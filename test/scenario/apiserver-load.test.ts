@@ -13,9 +13,19 @@ describe('spec.apiserver.serviceTime and apf', () => {
     const r = loadScenario(HEADER + '  apiserver:\n    serviceTime: { base: 5ms }\n    apf:\n      maxRequestsInflight: 100\n      retryAfter: 1\n      priorityLevels:\n        system: { seats: 2, queueLengthLimit: 5 }\n');
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
     expect(r.scenario.apiserver.serviceTime).toEqual({ baseMs: 5, perInflightMs: 0 });
-    expect(r.scenario.apiserver.apf).toEqual({ serverConcurrency: 300, requestWaitLimitMs: 15_000, retryAfter: 1, levels: { system: { seats: 2, queueLengthLimit: 5 } } });
+    expect(r.scenario.apiserver.apf).toEqual({ serverConcurrency: 300, requestWaitLimitMs: 15_000, retryAfter: 1, nodeHigh: true, levels: { system: { seats: 2, queueLengthLimit: 5 } } });
     const d = loadScenario(HEADER + '  apiserver: { apf: {} }\n');
-    expect(d.ok && d.scenario.apiserver.apf).toEqual({ serverConcurrency: 600, requestWaitLimitMs: 15_000, retryAfter: 'dynamic', levels: {} });
+    expect(d.ok && d.scenario.apiserver.apf).toEqual({ serverConcurrency: 600, requestWaitLimitMs: 15_000, retryAfter: 'dynamic', nodeHigh: true, levels: {} });
+  });
+
+  it("follows the generation's apiserver: v1.20 without node-high and Retry-After 1, v1.23 with node-high", () => {
+    const gen = (g: string) => loadScenario(HEADER + `  kubelet: { statusManager: ${g} }\n  apiserver: { apf: {} }\n`);
+    const c = gen('classic');
+    const t = gen('transitional');
+    expect(c.ok && c.scenario.apiserver.apf).toMatchObject({ retryAfter: 1, nodeHigh: false });
+    expect(t.ok && t.scenario.apiserver.apf).toMatchObject({ retryAfter: 1, nodeHigh: true });
+    const bad = loadScenario(HEADER + '  kubelet: { statusManager: classic }\n  apiserver:\n    apf:\n      priorityLevels:\n        node-high: { seats: 3 }\n');
+    expect(!bad.ok && bad.issues.map((i) => i.path)).toEqual(['spec.apiserver.apf.priorityLevels.node-high']);
   });
 
   it('refuses a hand larger than the queues, too many hash bits, and unknown levels, each placed', () => {

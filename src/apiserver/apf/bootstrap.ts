@@ -1,6 +1,7 @@
 // The default API Priority and Fairness configuration: the priority levels and flow schemas an
 // apiserver creates at start-up (k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap/default.go,
-// v1.20–v1.30: the same shares, queues, hand sizes and queue length limits since v1.20; v1.26+
+// v1.22–v1.31: the same shares, queues, hand sizes and queue length limits since v1.20, and the
+// node-high level with its flow schema system-node-high since v1.22, kubernetes#101151; v1.26+
 // call AssuredConcurrencyShares NominalConcurrencyShares and add lendable percentages, which kss
 // does not model: no borrowing between levels). The flow schemas are reduced to the subjects and
 // resources kss's clients can be: the kubelet (user system:node:<name>, group system:nodes) asking

@@ -1,8 +1,8 @@
 // The Retry-After of a 429 from flow control: a port of droppedRequestsTracker
-// (k8s.io/apiserver/pkg/util/flowcontrol/dropped_requests_tracker.go, v1.30+), per priority level,
+// (k8s.io/apiserver/pkg/util/flowcontrol/dropped_requests_tracker.go, v1.28+, kubernetes#117547), per priority level,
 // on virtual seconds. Retry-After starts at 1 s; when a second ends with at least 3 × retryAfter
 // requests dropped within the last retryAfter seconds (and retryAfter seconds since the last raise)
-// it doubles, up to 32 s; with fewer than retryAfter drops it comes down by one. (Before v1.30 the
+// it doubles, up to 32 s; with fewer than retryAfter drops it comes down by one. (Before v1.28 the
 // filter always answered Retry-After: 1: `retryAfter: 1` in the scenario.)
 
 const MAX_RETRY_AFTER = 32;

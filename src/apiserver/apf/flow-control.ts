@@ -21,6 +21,7 @@ import {
   DEFAULT_SERVER_CONCURRENCY,
   flowDistinguisher,
   nominalConcurrency,
+  type FlowSchemaSpec,
   type PriorityLevelSpec,
   type RequestDigest,
 } from './bootstrap.js';
@@ -32,6 +33,7 @@ export const DEFAULT_APF: ApfConfig = {
   serverConcurrency: DEFAULT_SERVER_CONCURRENCY,
   requestWaitLimitMs: DEFAULT_REQUEST_WAIT_LIMIT_MS,
   retryAfter: 'dynamic',
+  nodeHigh: true,
   levels: {},
 };
 
@@ -78,11 +80,14 @@ export class ApiServerLoad {
   private readonly levels_ = new Map<string, Level>();
   private readonly dropped = new DroppedRequestsTracker();
   private readonly flows = new Map<string, bigint>();
+  private schemas: readonly FlowSchemaSpec[] = DEFAULT_FLOW_SCHEMAS;
 
   constructor(private readonly engine: Engine, private readonly tracer: Tracer, readonly cfg: LoadConfig) {
     const apf = cfg.apf;
     if (apf === undefined) return;
-    const specs = DEFAULT_PRIORITY_LEVELS.map((l) => ({ ...l, ...pick(levelOf(apf, l.name)) }));
+    // Without node-high (before v1.22) the Lease and node status fall to system-nodes as well.
+    const specs = DEFAULT_PRIORITY_LEVELS.filter((l) => apf.nodeHigh || l.name !== 'node-high').map((l) => ({ ...l, ...pick(levelOf(apf, l.name)) }));
+    this.schemas = apf.nodeHigh ? DEFAULT_FLOW_SCHEMAS : DEFAULT_FLOW_SCHEMAS.filter((fs) => fs.name !== 'system-node-high');
     const nominal = nominalConcurrency(specs, apf.serverConcurrency);
     for (const spec of specs) {
       const seats = levelOf(apf, spec.name)?.seats ?? nominal.get(spec.name) ?? 0;
@@ -110,7 +115,7 @@ export class ApiServerLoad {
       this.run(h, () => {});
       return NO_ADMISSION;
     }
-    const fs = classify(DEFAULT_FLOW_SCHEMAS, digest);
+    const fs = classify(this.schemas, digest);
     const level = this.levels_.get(fs.priorityLevel)!;
     if (level.qs === null) {
       this.run(h, () => {});
