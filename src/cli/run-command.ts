@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
-import { parseDuration } from '../model/time.js';
+import { formatDuration, parseDuration } from '../model/time.js';
 import { podStartup } from '../world/pod-startup.js';
+import { isClusterRun, type LoadSummary } from '../world/load-report.js';
 import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
 import type { ChoiceOptions } from '../engine/index.js';
 import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
@@ -102,8 +103,16 @@ export function verdictText(r: RunResult, color: boolean, replay: string = repla
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
+  if (r.load !== undefined) out.push(loadLine(r.load));
   if (r.verdict === 'fail') out.push(`replay: ${replay}`);
   return out;
+}
+
+/** A cluster run's request storm, in one line. */
+export function loadLine(l: LoadSummary): string {
+  const conv = l.convergeMs === null ? 'not converged at the end' : `converged ${formatDuration(l.convergeMs)} after the last step (at ${formatDuration(l.convergedAtMs!)})`;
+  const levels = Object.entries(l.rejectedByLevel).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `load: ${l.served} requests served, peak ${l.peakPerSecond}/s at ${formatDuration(l.peakAtMs)}${l.lastStepMs > 0 ? ` (${l.peakSinceLastStep}/s from the last step, ${formatDuration(l.lastStepMs)})` : ''}; ${l.tooManyRequests} × 429${levels ? ` (${levels})` : ''}, ${l.retries} retries, ${l.timeouts} timeouts; ${conv}`;
 }
 
 /** --until as ms, or why it is refused. */
@@ -160,7 +169,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
-  const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices });
+  const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, load: isClusterRun(scenario) });
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
   const choicesFailed = writeChoices(r, args, io);
   if (choicesFailed !== undefined) return choicesFailed;
@@ -243,5 +252,6 @@ function jsonResult(r: RunResult, replay: string): string {
     stepErrors: r.stepErrors,
     replay: r.verdict === 'fail' ? replay : undefined,
     podStartup: podStartup(r.world.apiserver.history),
+    load: r.load,
   });
 }

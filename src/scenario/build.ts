@@ -9,6 +9,8 @@ import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
 import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
+  type ApfConfig,
+  type ServiceTimeConfig,
   type Assertion,
   type AssertionBody,
   type Attempt,
@@ -141,9 +143,10 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     epoch: formatRfc3339(epochMs),
     untilMs: spec.until ?? 600_000,
     kubelet,
-    apiserver: {
+    apiserver: compact({
       latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
-    },
+      ...apiserverLoad(spec.apiserver, kubelet.statusManager),
+    }),
     pods: (spec.pods ?? []).flatMap((p, i) => {
       const pos = posOf(['spec', 'pods', i]);
       return replicasOf(p).map((r) => scenarioPod(r, false, kubelet.nodeName, epochMs, pos));
@@ -248,3 +251,21 @@ function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<s
   return out;
 }
 
+
+/** spec.apiserver.serviceTime and apf, defaulted (apiserver/apf/bootstrap.ts has the upstream defaults). */
+function apiserverLoad(a: NonNullable<RawScenario['spec']>['apiserver'], generation: KubeletConfig['statusManager']): { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } {
+  const out: { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } = {};
+  if (a?.serviceTime) out.serviceTime = { baseMs: a.serviceTime.base ?? 0, perInflightMs: a.serviceTime.perInflight ?? 0 };
+  const f = a?.apf;
+  if (f) {
+    out.apf = {
+      serverConcurrency: (f.maxRequestsInflight ?? 400) + (f.maxMutatingRequestsInflight ?? 200),
+      requestWaitLimitMs: f.requestWaitLimit ?? 15_000,
+      // the generation's apiserver: v1.20 (no node-high, Retry-After 1), v1.23 (node-high), v1.31 (dynamic Retry-After)
+      retryAfter: f.retryAfter ?? (generation === 'current' ? 'dynamic' : 1),
+      nodeHigh: f.nodeHigh ?? generation !== 'classic',
+      levels: f.priorityLevels ? Object.fromEntries(Object.entries(f.priorityLevels).map(([k, v]) => [k, compact({ ...v })])) : {},
+    };
+  }
+  return out;
+}

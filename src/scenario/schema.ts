@@ -24,7 +24,7 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { APF_LEVEL_NAMES, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
@@ -110,13 +110,19 @@ export const ACTIONS = {
         code: z.literal([404, 409, 429, 500, 'timeout']),
         count: z.int().min(1).optional(),
         for: positiveDuration.optional(),
+        retryAfter: z.int().min(0).max(3600).optional().meta({ description: 'the answer carries Retry-After: N seconds (429 and 500 only): the client retries it as client-go does' }),
       })
       .refine((v) => v.count === undefined || v.for === undefined, {
         path: ['for'],
         message: 'give `count` or `for`, not both',
         params: { code: 'INVALID_VALUE', expected: 'either count or for' },
+      })
+      .refine((v) => v.retryAfter === undefined || v.code === 429 || v.code === 500, {
+        path: ['retryAfter'],
+        message: 'only a 429 or a 500 answer carries a Retry-After the client acts on',
+        params: { code: 'INVALID_VALUE', expected: 'code 429 or 500 with retryAfter' },
       }),
-    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for }),
+    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
   latency: act(latency, (v) => ({ action: 'latency', latency: v })),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
@@ -288,12 +294,40 @@ const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s 
   return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
 });
 
+const apfLevel = z.strictObject({
+  shares: z.int().min(1).max(1_000_000).optional(),
+  seats: z.int().min(1).max(1_000_000).optional().meta({ description: "the level's concurrency limit, instead of its nominal share of the server's" }),
+  queues: z.int().min(0).max(1024).optional().meta({ description: '0: no queuing (over the limit is a 429 at once)' }),
+  handSize: z.int().min(1).max(15).optional(),
+  queueLengthLimit: z.int().min(1).max(1_000_000).optional(),
+});
+
+/** spec.apiserver: latency, and the apiserver under load (docs/scenario-format.md). */
+const apiserver = z.strictObject({
+  latency: latency.optional(),
+  serviceTime: z
+    .strictObject({ base: duration.optional(), perInflight: duration.optional() })
+    .nullish()
+    .meta({ description: 'a request that starts while n others execute takes base + perInflight × n (absent: served the instant it arrives)' }),
+  apf: z
+    .strictObject({
+      maxRequestsInflight: z.int().min(1).max(1_000_000).optional(),
+      maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
+      requestWaitLimit: positiveDuration.optional(),
+      retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
+      nodeHigh: z.boolean().optional().meta({ description: 'the node-high level for Leases and node status (v1.22+); default false for classic, true otherwise' }),
+      priorityLevels: z.partialRecord(z.enum(APF_LEVEL_NAMES), apfLevel).optional(),
+    })
+    .nullish()
+    .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
+});
+
 const spec = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
-  apiserver: z.strictObject({ latency: latency.optional() }).nullish(),
+  apiserver: apiserver.nullish(),
   nodeLifecycle: z
     .strictObject({
       nodeMonitorPeriod: positiveDuration.optional(),

@@ -55,7 +55,8 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   const group = `kubelet-${n}`;
   const k = h.config;
   const podManager = new PodManager();
-  const client = new NetworkClient(h.network, group);
+  const user = `system:node:${k.nodeName}`; // the kubelet's identity: flow control's flow
+  const client = new NetworkClient(h.network, group, { user });
   const incarnation: KubeletIncarnation = { n, group, podManager, statusManager: null!, node: null, safety: h.staticSafety, heartbeats: [] };
   const statusManager = new StatusManager({
     engine: h.engine,
@@ -86,7 +87,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
       statusManager,
       podManager,
       client,
-      eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst }) : client,
+      eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst, user }) : client,
       config: k,
       runtime: h.runtime,
       behaviour: (pod: Pod) => h.behaviourOf(pod),
