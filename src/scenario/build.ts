@@ -79,6 +79,11 @@ function resolveTimes(v: unknown, epochMs: number, keepNulls = true): unknown {
   );
 }
 
+/** spec.kubelet.events with the event recorder's defaults. */
+function eventsConfig(e: NonNullable<NonNullable<NonNullable<RawScenario['spec']>['kubelet']>['events']>): NonNullable<KubeletConfig['events']> {
+  return { sharedClient: e.sharedClient ?? false, eventRecordQPS: e.eventRecordQPS ?? 50, eventBurst: e.eventBurst ?? 100, podInfraContainer: e.podInfraContainer ?? false };
+}
+
 export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
   const spec = raw.spec ?? {};
   const k = spec.kubelet ?? {};
@@ -95,16 +100,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     apiQPS: k.apiQPS ?? (variant === 'current' ? 50 : 5),
     apiBurst: k.apiBurst ?? (variant === 'current' ? 100 : 10),
     requestTimeoutMs: k.requestTimeout ?? 10_000,
-    ...(k.events
-      ? {
-          events: {
-            sharedClient: k.events.sharedClient ?? false,
-            eventRecordQPS: k.events.eventRecordQPS ?? 50,
-            eventBurst: k.events.eventBurst ?? 100,
-            podInfraContainer: k.events.podInfraContainer ?? false,
-          },
-        }
-      : {}),
+    ...(k.events ? { events: eventsConfig(k.events) } : {}),
     deletionSafety: {
       podResourcesReclaimed: k.deletionSafety?.podResourcesReclaimed ?? true,
       podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,
@@ -112,6 +108,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     featureGates: gates,
     explicitFeatureGates: Object.fromEntries(FEATURE_GATES.filter((g) => k.featureGates?.[g] !== undefined).map((g) => [g, k.featureGates![g]])),
     revertFixes: [...new Set(k.revertFixes ?? [])],
+    ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
   };
   const latency = spec.apiserver?.latency;
   const d = DEFAULT_LATENCY;

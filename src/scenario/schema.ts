@@ -138,6 +138,19 @@ export const ACTIONS = {
   addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
   forgetContainer: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'forgetContainer', ...v })),
   wipeRuntime: act(z.strictObject({}).nullable(), () => ({ action: 'wipeRuntime' })),
+  interruptStart: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'interruptStart', ...v })),
+  dropPlegEvent: act(
+    z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional() }),
+    (v) => ({ action: 'dropPlegEvent', pod: v.pod, container: v.container, event: v.event, count: v.count ?? 1 }),
+  ),
+  removeStaticPod: act(podOnly, (v) => ({ action: 'removeStaticPod', pod: v.pod })),
+  addStaticPod: act(podOnly, (v) => ({ action: 'addStaticPod', pod: v.pod })),
+  scrapeKubeletPods: act(z.strictObject({ every: positiveDuration.optional(), for: positiveDuration.optional() }).nullable(), (v) => ({
+    action: 'scrapeKubeletPods',
+    everyMs: v?.every,
+    forMs: v?.for,
+  })),
+  gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -160,7 +173,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };
@@ -269,6 +282,8 @@ const kubelet = z.strictObject({
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
   /** Upstream fixes taken back out (the bug zoo; `kss fixes` lists them). */
   revertFixes: z.array(z.enum(FIX_NAMES)).nullish(),
+  /** The bounded-staleness invariant's base bound (it adds the client's QPS share). */
+  stalenessBound: positiveDuration.optional(),
 });
 
 /** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every

@@ -217,6 +217,8 @@ function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, a
       list(f.keep).forEach((k, j) => ref(k, [...ap, 'keep', j]));
       if ((a === 'createMirror' || a === 'deleteMirror') && pods.length > 0 && !pods.some((d) => d.isStatic))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no mirror`, path: [...ap, 'pod'] });
+      if ((a === 'removeStaticPod' || a === 'addStaticPod') && pods.length > 0 && !pods.some((d) => d.isStatic))
+        out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no manifest in the kubelet's manifest directory`, path: [...ap, 'pod'] });
       if ((a === 'create' || a === 'recreate') && pods.length > 0 && !pods.some((d) => !d.isStatic && d.only !== 'kubelet'))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} has no manifest for the apiserver (static or \`only: kubelet\`)`, path: [...ap, 'pod'] });
     }

@@ -54,6 +54,8 @@ export interface KubeletConfig {
   explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
   /** Extension: the upstream fixes taken back out (model/fixes.ts; default none). */
   revertFixes: FixName[];
+  /** Extension: the bounded-staleness invariant's base bound (absent: that invariant judges nothing). */
+  stalenessBoundMs?: number;
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */
@@ -114,6 +116,12 @@ export type StepAction =
   | { action: 'addEphemeralContainer'; pod: string; container: Container }
   | { action: 'forgetContainer'; pod: string; container: string }
   | { action: 'wipeRuntime' }
+  | { action: 'interruptStart'; pod: string; container: string }
+  | { action: 'dropPlegEvent'; pod: string; container?: string; event?: 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved'; count: number }
+  | { action: 'gcContainers'; pod?: string; container?: string }
+  | { action: 'removeStaticPod'; pod: string }
+  | { action: 'addStaticPod'; pod: string }
+  | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
@@ -175,6 +183,8 @@ export const INVARIANT_NAMES = [
   'phase-never-goes-back',
   'deleted-pod-reaches-terminal',
   'write-budget',
+  'terminated-container-started',
+  'bounded-staleness',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 

@@ -44,6 +44,8 @@ export interface KubeletHost {
   readonly hiddenKeys: ReadonlySet<string>;
   /** The last copy of each (non-mirror) pod the kubelet was given. */
   readonly lastKnown: Map<string, Pod>;
+  /** Static pods whose manifest is out of the manifest directory (removeStaticPod), by key. */
+  readonly removedStaticPods: ReadonlySet<string>;
   behaviourOf(pod: Pod): ScenarioPod['containers'];
 }
 
@@ -100,9 +102,9 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   if (incarnation.node) {
     incarnation.node.start();
     for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);
-    for (const sp of h.scenario.staticPods) incarnation.node.addStaticPod(sp.pod);
+    for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) incarnation.node.addStaticPod(sp.pod);
   } else {
-    for (const sp of h.scenario.staticPods) podManager.addPod(sp.pod);
+    for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) podManager.addPod(sp.pod);
   }
   return incarnation;
 }

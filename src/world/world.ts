@@ -138,6 +138,8 @@ export class World implements StepContext, KubeletHost {
     this.kubelet!.node?.podAdded(pod);
   }
   readonly kubeletOnlyPods = new Map<string, Pod>();
+  /** Static pods whose manifest a removeStaticPod step took out of the manifest directory, by key. */
+  readonly removedStaticPods = new Set<string>();
   /** The comeback of a kubelet stopped by restartKubelet, while it is down. */
   private pendingKubeletStart: Timer | null = null;
   /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops
