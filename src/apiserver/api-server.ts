@@ -11,6 +11,7 @@ import { applyStrategicMergePatch, jsonEqual, StrategicMergeError } from '../mod
 import { getPodQOS } from '../model/qos.js';
 import { NodeStore } from './node-store.js';
 import { PodStore, splitKey } from './store.js';
+import type { ApiServerLoad } from './apf/flow-control.js';
 
 export type { ApiServerOptions, ApiVerb, StoreWrite, WatchEvent, WatchEventType, WatchListener } from './store.js';
 
@@ -19,6 +20,9 @@ const DEFAULT_GRACE_SECONDS = 30;
 export class ApiServer extends PodStore {
   /** Nodes and their leases (the node lifecycle, when a scenario has one). */
   readonly nodes = new NodeStore(this.clock, this.tracer, () => this.down);
+  /** Service time and flow control for the requests that reach it over the network
+   *  (spec.apiserver.serviceTime / apf); null: each is served the instant it arrives. */
+  load: ApiServerLoad | null = null;
 
   // ----------------------------------------------------------------------------------------------
   // Requests (each traced as api.<verb> when served, api.error when answered with an error)

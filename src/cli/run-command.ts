@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadScenarioFile } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
-import { parseDuration } from '../model/time.js';
+import { formatDuration, parseDuration } from '../model/time.js';
 import { podStartup } from '../world/pod-startup.js';
+import { isClusterRun, type LoadSummary } from '../world/load-report.js';
 import { runScenario, traceHeader, traceSummary, TOOL_VERSION, type RunResult } from '../world/run.js';
 import type { ChoiceOptions } from '../engine/index.js';
 import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } from './choices-file.js';
@@ -103,8 +104,16 @@ export function verdictText(r: RunResult, color: boolean, replay: string = repla
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');
   out.push(`${verdict} ${r.scenario.name} (seed ${r.seed}, ${r.variant}, ${r.events} events, ${formatT(r.untilMs).trim()} virtual)`);
+  if (r.load !== undefined) out.push(loadLine(r.load));
   if (r.verdict === 'fail') out.push(`replay: ${replay}`);
   return out;
+}
+
+/** A cluster run's request storm, in one line. */
+export function loadLine(l: LoadSummary): string {
+  const conv = l.convergeMs === null ? 'not converged at the end' : `converged ${formatDuration(l.convergeMs)} after the last step (at ${formatDuration(l.convergedAtMs!)})`;
+  const levels = Object.entries(l.rejectedByLevel).map(([k, v]) => `${k} ${v}`).join(', ');
+  return `load: ${l.served} requests served, peak ${l.peakPerSecond}/s at ${formatDuration(l.peakAtMs)}${l.lastStepMs > 0 ? ` (${l.peakSinceLastStep}/s from the last step, ${formatDuration(l.lastStepMs)})` : ''}; ${l.tooManyRequests} × 429${levels ? ` (${levels})` : ''}, ${l.retries} retries, ${l.timeouts} timeouts; ${conv}`;
 }
 
 /** --until as ms, or why it is refused. */
@@ -161,9 +170,9 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
-  const out = traceOutput(args, tracePath, driven.choices !== undefined, io);
+  const out = traceOutput(args, tracePath, driven.choices !== undefined, io, isClusterRun(scenario));
   if (typeof out === 'number') return out;
-  const r = runStreaming(() => runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, ...out }), out.traceSink);
+  const r = runStreaming(() => runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, load: isClusterRun(scenario), ...out }), out.traceSink);
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
   const choicesFailed = writeChoices(r, args, io);
   if (choicesFailed !== undefined) return choicesFailed;
@@ -204,10 +213,11 @@ function runStreaming(run: () => RunResult, sink: TraceStream | undefined): RunR
 
 /** How the run's trace is kept: a JSON Lines --trace of a run not driven by choices is streamed to
  *  its file while the run makes it; the whole trace is kept only when something reads it after the
- *  run (the pretty timeline, Mermaid, --html, a chrome or shiviz --trace, a driven run's --trace).
+ *  run (the pretty timeline, Mermaid, --html, a chrome or shiviz --trace, a driven run's --trace, a
+ *  cluster run's load summary).
  *  `kss run --format json` keeps only what its assertions need. An exit code when the --trace file
  *  cannot be opened. */
-export function traceOutput(args: RunArgs, tracePath: string | undefined, drivenRun: boolean, io: CliIO): { keepTrace: boolean; traceSink?: TraceStream } | number {
+export function traceOutput(args: RunArgs, tracePath: string | undefined, drivenRun: boolean, io: CliIO, clusterRun = false): { keepTrace: boolean; traceSink?: TraceStream } | number {
   let traceSink: TraceStream | undefined;
   if (tracePath !== undefined && (args.traceFormat ?? 'jsonl') === 'jsonl' && !drivenRun) {
     try {
@@ -217,7 +227,8 @@ export function traceOutput(args: RunArgs, tracePath: string | undefined, driven
       return EXIT_USAGE;
     }
   }
-  const reads = args.format === 'mermaid' || (args.format !== 'json' && !args.quiet) || args.html !== undefined || (tracePath !== undefined && traceSink === undefined);
+  // a cluster run's load summary (RunResult.load) reads the kept trace
+  const reads = clusterRun || args.format === 'mermaid' || (args.format !== 'json' && !args.quiet) || args.html !== undefined || (tracePath !== undefined && traceSink === undefined);
   return { keepTrace: reads, traceSink };
 }
 
@@ -276,5 +287,6 @@ function jsonResult(r: RunResult, replay: string): string {
     stepErrors: r.stepErrors,
     replay: r.verdict === 'fail' ? replay : undefined,
     podStartup: podStartup(r.world.apiserver.history),
+    load: r.load,
   });
 }

@@ -18,6 +18,8 @@ import { WriteMatchesUID } from './write-matches-uid.js';
 import { PhaseNeverGoesBack } from './phase-never-goes-back.js';
 import { DeletedPodReachesTerminal } from './deleted-pod-reaches-terminal.js';
 import { WriteBudget } from './write-budget.js';
+import { TerminatedContainerStarted } from './terminated-container-started.js';
+import { BoundedStaleness } from './bounded-staleness.js';
 
 export type { InvariantChecker } from './checker.js';
 export type { InvariantWorld, RuntimeView } from '../model/world-view.js';
@@ -67,6 +69,12 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
         break;
       case 'write-budget':
         out.push(new WriteBudget(feeds));
+        break;
+      case 'terminated-container-started':
+        out.push(new TerminatedContainerStarted(feeds));
+        break;
+      case 'bounded-staleness':
+        out.push(new BoundedStaleness(feeds));
         break;
     }
   }

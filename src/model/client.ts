@@ -7,7 +7,9 @@ import type { Pod } from './pod.js';
  *  requestTimeout), or 503 while the apiserver is down. */
 export type ApiErrorCode = 404 | 409 | 422 | 429 | 500 | 503 | 'timeout';
 
-export type ApiResult<T> = { ok: true; value: T } | { ok: false; code: ApiErrorCode; message: string };
+/** A failure may carry the answer's Retry-After header (seconds): the apiserver's 429 from flow
+ *  control does; client-go's rest client then waits and retries (network-client.ts). */
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; code: ApiErrorCode; message: string; retryAfterSeconds?: number };
 
 export interface DeleteOptions {
   gracePeriodSeconds?: number;

@@ -7,7 +7,7 @@ export type Actor = 'kubelet' | 'apiserver' | 'user' | 'controller' | 'timeline'
 export type TraceType =
   | 'status.set' | 'status.same' | 'status.reject' | 'status.drop' | 'status.sync' | 'status.skip'
   | 'status.recreated' | 'status.delete' | 'status.orphan'
-  | 'api.request' | 'api.get' | 'api.patch' | 'api.delete' | 'api.create' | 'api.token' | 'api.event' | 'api.error' | 'api.watch'
+  | 'api.request' | 'api.get' | 'api.patch' | 'api.delete' | 'api.create' | 'api.token' | 'api.event' | 'api.error' | 'api.watch' | 'api.retry'
   | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.startFailed' | 'runtime.forget'
   | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
   | 'kubelet.start' | 'kubelet.stop'

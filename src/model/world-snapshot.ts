@@ -34,5 +34,8 @@ export interface WorldSnapshot {
   at: string;
   kubelet: { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } };
   faultsInForce: Array<{ fault: string; since: string; [k: string]: unknown }>;
+  /** The apiserver under load (spec.apiserver.serviceTime / apf): requests executing, and each
+   *  priority level's seats and queues. Absent without load. */
+  apiserverLoad?: { executing: number; priorityLevels?: Array<{ name: string; seats: number; seatsInUse: number; waiting: number; rejected: number; dispatched: number }> };
   pods: PodSnapshot[];
 }

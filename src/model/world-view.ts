@@ -78,6 +78,10 @@ export interface InvariantWorld {
     readonly nodeName: string;
     readonly syncPeriodMs: number;
     readonly featureGates?: Readonly<Record<string, boolean>>;
+    /** The client's QPS (bounded-staleness); absent in fakes: 5. */
+    readonly apiQPS?: number;
+    /** spec.kubelet.stalenessBound (bounded-staleness judges only when it is set). */
+    readonly stalenessBoundMs?: number;
   };
   /** Keys ("ns/name") of apiserver objects on another node (`only: apiserver`): no kubelet of this
    *  run is responsible for them. */

@@ -9,6 +9,8 @@ import { emitsNothing } from '../model/trace.js';
 import type { NodeClient, NodeObject, NodeReadyCondition } from '../model/node.js';
 import type { Network, WireVerb } from './network.js';
 import { TokenBucket } from './token-bucket.js';
+import type { RequestDigest } from '../apiserver/index.js';
+import { LoadedCall } from './loaded-call.js';
 
 export interface NetworkClientOptions {
   /** Client-side rate limit (default: the network's, i.e. spec.kubelet.apiQPS / apiBurst). */
@@ -16,17 +18,56 @@ export interface NetworkClientOptions {
   burst?: number;
   /** Default: the network's (spec.kubelet.requestTimeout). */
   requestTimeoutMs?: number;
+  /** Who the client is, as the apiserver authenticates it (flow control's flow): default
+   *  system:node:node-a in group system:nodes. */
+  user?: string;
+  groups?: readonly string[];
+  /** client-go rest client's maxRetries for answers with Retry-After (default 10). */
+  maxRetries?: number;
+}
+
+/** The resource each wire verb asks about, and its Kubernetes verb (flow control classifies by them). */
+const RESOURCE: Record<WireVerb, [string, string]> = {
+  get: ['get', 'pods'],
+  patch: ['patch', 'pods/status'],
+  delete: ['delete', 'pods'],
+  create: ['create', 'pods'],
+  token: ['create', 'serviceaccounts/token'],
+  event: ['create', 'events'],
+  lease: ['update', 'leases'],
+  'node-get': ['get', 'nodes'],
+  'node-status': ['patch', 'nodes/status'],
+};
+
+/** client-go checkWait (rest/request.go): a 429 or a 5xx answer with a Retry-After is retried after
+ *  that many seconds; anything else is not. */
+function retryAfterOf(r: ApiResult<unknown>): number | undefined {
+  if (r.ok || r.retryAfterSeconds === undefined) return undefined;
+  const c = r.code;
+  return c === 429 || (typeof c === 'number' && c >= 500) ? r.retryAfterSeconds : undefined;
 }
 
 export class NetworkClient implements KubeClient, NodeClient {
   readonly requestTimeoutMs: number;
+  readonly maxRetries: number;
   private readonly bucket: TokenBucket;
+  private readonly user: string;
+  private readonly groups: readonly string[];
 
   /** `group` names the kubelet incarnation (Network.killGroup silences it). The token bucket is
    *  the client's own: a restarted kubelet starts with a full bucket. */
   constructor(readonly network: Network, readonly group = 'kubelet', opts: NetworkClientOptions = {}) {
     this.bucket = new TokenBucket(opts.qps ?? network.qps, opts.burst ?? network.burst, network.engine.nowMs);
     this.requestTimeoutMs = opts.requestTimeoutMs ?? network.requestTimeoutMs;
+    this.maxRetries = opts.maxRetries ?? 10;
+    this.user = opts.user ?? 'system:node:node-a';
+    this.groups = opts.groups ?? ['system:nodes', 'system:authenticated'];
+  }
+
+  /** @internal The request as flow control sees it. */
+  digest(verb: WireVerb, namespace: string): RequestDigest {
+    const [v, resource] = RESOURCE[verb];
+    return { user: this.user, groups: this.groups, verb: v, resource, namespace };
   }
 
   getPod(namespace: string, name: string): Proc<ApiResult<Pod>> {
@@ -98,19 +139,39 @@ export class NetworkClient implements KubeClient, NodeClient {
     }
   }
 
+  /**
+   * One request, as client-go's rest client makes it (rest/request.go request(), with_retry.go):
+   * the first try is throttled by the client's token bucket; an answer that asks to be retried
+   * (checkWait: 429 or 5xx with Retry-After) is retried after Retry-After seconds, each retry
+   * throttled by the bucket again, up to maxRetries (10) retries; then the last answer is the
+   * caller's. Retries are traced as api.retry.
+   */
   private *request<T>(verb: Verb | 'token' | 'event', key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
     const net = this.network;
     const engine = net.engine;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait(); // a dead kubelet sends nothing
     if (emitsNothing(net.tracer)) net.tracer.skip!('api.request');
     else net.tracer.emit({ type: 'api.request', actor: 'kubelet', verb, pod: key, sent: verb === 'patch' || verb === 'delete' ? arg : undefined });
+    for (let attempt = 0; ; attempt++) {
+      const wait = this.bucket.reserve(engine.nowMs);
+      if (wait > 0) yield wait;
+      const r = yield* this.attempt<T>(verb, key, namespace, name, arg);
+      const after = retryAfterOf(r);
+      if (after === undefined || attempt >= this.maxRetries || r.ok) return r;
+      net.tracer.emit({ type: 'api.retry', actor: 'kubelet', verb, pod: key, attempt: attempt + 1, code: r.code, retryAfter: after });
+      yield after * 1000;
+      if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait();
+    }
+  }
 
-    const wait = this.bucket.reserve(engine.nowMs);
-    if (wait > 0) yield wait;
-
-    const sentAt = engine.nowMs;
+  /** One try on the wire, sent now. */
+  private *attempt<T>(verb: Verb | 'token' | 'event', key: string, namespace: string, name: string, arg: unknown): Proc<ApiResult<T>> {
+    const net = this.network;
+    const sentAt = net.engine.nowMs;
     const latency = net.drawLatency(verb === 'token' || verb === 'event' ? 'create' : verb);
-    const call = new Call(this, verb, key, namespace, name, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
+    const call = net.apiserver.load !== null
+      ? new LoadedCall(this, verb, key, namespace, name, arg, { verb, pod: key }, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs)
+      : new Call(this, verb, key, namespace, name, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
     const r = (yield call) as ApiResult<T> | null; // the answer, or null: given up
     if (r !== null) return r;
     const message = net.timeoutMessage();
@@ -119,19 +180,30 @@ export class NetworkClient implements KubeClient, NodeClient {
   }
 
   /** A node lifecycle request: like a pod request on the wire (latency, partitions, timeouts, a
-   *  dead kubelet), but not rate limited (the kubelet's heartbeat client has QPS -1), drawing its
-   *  latency from the node stream, traced by what the apiserver does (node.lease, node.status). */
+   *  dead kubelet, Retry-After retries), but not rate limited (the kubelet's heartbeat client has
+   *  QPS -1), drawing its latency from the node stream, traced by what the apiserver does
+   *  (node.lease, node.status). */
   private *nodeRequest<T>(verb: WireVerb, like: Verb, node: string, arg: unknown): Proc<ApiResult<T>> {
     const net = this.network;
     if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait();
-    const sentAt = net.engine.nowMs;
-    const latency = net.drawNodeLatency(like);
-    const call = new Call(this, verb, `node/${node}`, '', node, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
-    const r = (yield call) as ApiResult<T> | null;
-    if (r !== null) return r;
-    const message = net.timeoutMessage();
-    net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb: like, node, code: 'timeout', message });
-    return { ok: false, code: 'timeout', message };
+    for (let attempt = 0; ; attempt++) {
+      const sentAt = net.engine.nowMs;
+      const latency = net.drawNodeLatency(like);
+      const call = net.apiserver.load !== null
+        ? new LoadedCall(this, verb, `node/${node}`, '', node, arg, { verb: like, node }, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs)
+        : new Call(this, verb, `node/${node}`, '', node, arg, sentAt + (latency >> 1), sentAt + latency, sentAt + this.requestTimeoutMs);
+      const r = (yield call) as ApiResult<T> | null;
+      if (r === null) {
+        const message = net.timeoutMessage();
+        net.tracer.emit({ type: 'api.error', actor: 'kubelet', verb: like, node, code: 'timeout', message });
+        return { ok: false, code: 'timeout', message };
+      }
+      const after = retryAfterOf(r);
+      if (after === undefined || attempt >= this.maxRetries || r.ok) return r;
+      net.tracer.emit({ type: 'api.retry', actor: 'kubelet', verb: like, node, attempt: attempt + 1, code: r.code, retryAfter: after });
+      yield after * 1000;
+      if (net.isClosed(this.group)) return yield* new Deferred<ApiResult<T>>().wait();
+    }
   }
 }
 

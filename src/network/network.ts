@@ -12,6 +12,12 @@
 // A lost request or answer, or an injected 'timeout', fails with 'timeout' at ts + requestTimeout.
 // A request that reached the apiserver has its effect even when its answer is lost or its
 // kubelet has died meanwhile.
+//
+// Under load (spec.apiserver.serviceTime or apf: ApiServer.load), the request that reaches the
+// apiserver at ts + ⌊L/2⌋ is first admitted by flow control (it may wait in a priority level's
+// queue, or be answered 429 with a Retry-After), then executes for its service time and takes
+// effect at the end of it; the answer arrives L - ⌊L/2⌋ later. A client that gives up while its
+// request still waits in a queue takes it out (the request's context is cancelled).
 import type { Engine } from '../engine/engine.js';
 import type { Rng } from '../engine/rng.js';
 import type { ApiServer, WatchListener } from '../apiserver/index.js';
@@ -36,6 +42,8 @@ export interface FailOptions {
   count?: number;
   /** Fail every such request that reaches the apiserver within the next `forMs`. */
   forMs?: number;
+  /** The answer carries Retry-After: this many seconds (the client then retries it). */
+  retryAfter?: number;
 }
 
 export interface NetworkOptions {
@@ -56,6 +64,7 @@ interface FailRule {
   readonly id: number;
   readonly verbs: ReadonlySet<Verb>;
   readonly code: FailCode;
+  readonly retryAfter: number | undefined;
   remaining: number | undefined;
   readonly untilMs: number | undefined;
   timer: { cancel(): void } | null;
@@ -145,13 +154,14 @@ export class Network {
       id: ++this.ruleIds,
       verbs: new Set(verbs),
       code,
+      retryAfter: opts.retryAfter,
       remaining: opts.count,
       untilMs: opts.forMs !== undefined ? this.engine.nowMs + opts.forMs : undefined,
       timer: null,
     };
     if (rule.remaining !== undefined && rule.remaining <= 0) return;
     this.rules.push(rule);
-    this.tracer.emit({ type: 'fault.begin', actor: 'network', fault: 'fail', id: rule.id, verbs: [...verbs], code, count: opts.count, forMs: opts.forMs });
+    this.tracer.emit({ type: 'fault.begin', actor: 'network', fault: 'fail', id: rule.id, verbs: [...verbs], code, count: opts.count, forMs: opts.forMs, retryAfter: opts.retryAfter });
     if (rule.untilMs !== undefined) rule.timer = this.engine.at(rule.untilMs, () => this.endRule(rule));
   }
 
@@ -222,13 +232,26 @@ export class Network {
   /** @internal A kubelet request reaches the apiserver end of the link now: served by
    *  `request.serve()` unless lost or failed. null: no answer. */
   arrive<T>(verb: WireVerb, key: string, request: { serve(): ApiResult<T> }): ApiResult<T> | null {
+    const r = this.reach(verb, key);
+    return r === 'through' ? request.serve() : r;
+  }
+
+  /** @internal What becomes of a kubelet request at the apiserver end of the link now: lost (null),
+   *  answered by an injected fault, or 'through' to the apiserver. */
+  reach(verb: WireVerb, key: string): ApiResult<never> | null | 'through' {
     if (this.partitionedNow) return null;
-    const code = this.takeFailure(verb);
-    if (code === undefined) return request.serve();
+    const rule = this.takeFailure(verb);
+    if (rule === undefined) return 'through';
+    const code = rule.code;
     if (code === 'timeout') return null;
     const message = injectedMessage(code, key);
-    this.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code, message, injected: true });
-    return { ok: false, code, message };
+    const retryAfter = rule.retryAfter;
+    if (retryAfter === undefined) {
+      this.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code, message, injected: true });
+      return { ok: false, code, message };
+    }
+    this.tracer.emit({ type: 'api.error', actor: 'kubelet', verb, pod: key, code, message, injected: true, retryAfter });
+    return { ok: false, code, message, retryAfterSeconds: retryAfter };
   }
 
   /** @internal */
@@ -236,7 +259,7 @@ export class Network {
     return TIMEOUT_MESSAGE;
   }
 
-  private takeFailure(verb: WireVerb): FailCode | undefined {
+  private takeFailure(verb: WireVerb): { code: FailCode; retryAfter: number | undefined } | undefined {
     const rules = this.rules;
     if (rules.length === 0 || !isPodVerb(verb)) return undefined;
     const now = this.engine.nowMs;
@@ -247,7 +270,7 @@ export class Network {
         r.remaining--;
         if (r.remaining <= 0) this.endRule(r);
       }
-      return r.code;
+      return r;
     }
     return undefined;
   }

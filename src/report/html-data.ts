@@ -54,6 +54,7 @@ function label(r: TraceRecord, before: unknown): string {
   const pod = shortPod(r.pod);
   if (r.type.startsWith('status.')) return `${pod}: ${decisionText(r, before) ?? r.type}`;
   if (r.type === 'api.request') return requestText(r, 200);
+  if (r.type === 'api.retry') return `${pod}: retry ${String(r.verb).toUpperCase()} in ${String(r.retryAfter)}s after ${String(r.code)} (attempt ${String(r.attempt)})`;
   if (r.type === 'api.watch') return `watch ${String(r.event)} ${pod} rv ${String(r.resourceVersion)}`;
   if (r.type.startsWith('api.')) return r.actor === 'kubelet' ? `${pod}: ${answerText(r, 200)}` : writerText(r, 200);
   if (r.type === 'invariant.violation') return `✗ ${String(r.invariant)} ${pod}: ${String(r.message ?? '')}`;

@@ -144,6 +144,10 @@ function addApi(b: Builder, r: TraceRecord, reqs: Map<TraceRecord, Lane>): void 
     if (b.level < 2 || r.verb !== 'get') b.msg(r.t, from ?? 'status', 'apiserver', '->>', requestText(r));
     return;
   }
+  if (r.type === 'api.retry') {
+    if (b.level < 2) b.note(r.t, [from ?? 'status'], `retry ${String(r.verb)} ${shortPod(r.pod)} in ${String(r.retryAfter)}s (attempt ${String(r.attempt)})`);
+    return;
+  }
   const to = from ?? 'status';
   if (b.level >= 2 && r.type === 'api.get') return;
   if (r.type === 'api.error') b.msg(r.t, r.code === 'timeout' ? 'network' : 'apiserver', to, '--x', answerText(r));

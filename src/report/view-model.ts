@@ -65,7 +65,8 @@ export function matchRequests(records: readonly TraceRecord[]): RequestSpan[] {
   for (const r of records) {
     if (r.type === 'status.delete' && r.pod !== undefined) lastStatusDelete.add(r.pod);
     if (r.actor !== 'kubelet' || !r.type.startsWith('api.') || r.type === 'api.watch') continue;
-    if (r.type === 'api.request') {
+    // A retry after a 429's Retry-After (api.retry) opens a span of its own: the retried try's answer closes it.
+    if (r.type === 'api.request' || (r.type === 'api.retry' && r.node === undefined)) {
       const verb = String(r.verb);
       const pod = r.pod ?? '';
       const from: Lane = verb === 'create' || (verb === 'delete' && !lastStatusDelete.has(pod)) ? 'workers' : 'status';

@@ -9,6 +9,8 @@ import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
 import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
+  type ApfConfig,
+  type ServiceTimeConfig,
   type Assertion,
   type AssertionBody,
   type Attempt,
@@ -77,6 +79,11 @@ function resolveTimes(v: unknown, epochMs: number, keepNulls = true): unknown {
   );
 }
 
+/** spec.kubelet.events with the event recorder's defaults. */
+function eventsConfig(e: NonNullable<NonNullable<NonNullable<RawScenario['spec']>['kubelet']>['events']>): NonNullable<KubeletConfig['events']> {
+  return { sharedClient: e.sharedClient ?? false, eventRecordQPS: e.eventRecordQPS ?? 50, eventBurst: e.eventBurst ?? 100, podInfraContainer: e.podInfraContainer ?? false };
+}
+
 export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
   const spec = raw.spec ?? {};
   const k = spec.kubelet ?? {};
@@ -93,16 +100,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     apiQPS: k.apiQPS ?? (variant === 'current' ? 50 : 5),
     apiBurst: k.apiBurst ?? (variant === 'current' ? 100 : 10),
     requestTimeoutMs: k.requestTimeout ?? 10_000,
-    ...(k.events
-      ? {
-          events: {
-            sharedClient: k.events.sharedClient ?? false,
-            eventRecordQPS: k.events.eventRecordQPS ?? 50,
-            eventBurst: k.events.eventBurst ?? 100,
-            podInfraContainer: k.events.podInfraContainer ?? false,
-          },
-        }
-      : {}),
+    ...(k.events ? { events: eventsConfig(k.events) } : {}),
     deletionSafety: {
       podResourcesReclaimed: k.deletionSafety?.podResourcesReclaimed ?? true,
       podCouldHaveRunningContainers: k.deletionSafety?.podCouldHaveRunningContainers ?? false,
@@ -110,6 +108,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     featureGates: gates,
     explicitFeatureGates: Object.fromEntries(FEATURE_GATES.filter((g) => k.featureGates?.[g] !== undefined).map((g) => [g, k.featureGates![g]])),
     revertFixes: [...new Set(k.revertFixes ?? [])],
+    ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
   };
   const latency = spec.apiserver?.latency;
   const d = DEFAULT_LATENCY;
@@ -140,9 +139,10 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     epoch: formatRfc3339(epochMs),
     untilMs: spec.until ?? 600_000,
     kubelet,
-    apiserver: {
+    apiserver: compact({
       latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
-    },
+      ...apiserverLoad(spec.apiserver, kubelet.statusManager),
+    }),
     pods: (spec.pods ?? []).flatMap((p, i) => {
       const pos = posOf(['spec', 'pods', i]);
       return replicasOf(p).map((r) => scenarioPod(r, false, kubelet.nodeName, epochMs, pos));
@@ -247,3 +247,21 @@ function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<s
   return out;
 }
 
+
+/** spec.apiserver.serviceTime and apf, defaulted (apiserver/apf/bootstrap.ts has the upstream defaults). */
+function apiserverLoad(a: NonNullable<RawScenario['spec']>['apiserver'], generation: KubeletConfig['statusManager']): { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } {
+  const out: { serviceTime?: ServiceTimeConfig; apf?: ApfConfig } = {};
+  if (a?.serviceTime) out.serviceTime = { baseMs: a.serviceTime.base ?? 0, perInflightMs: a.serviceTime.perInflight ?? 0 };
+  const f = a?.apf;
+  if (f) {
+    out.apf = {
+      serverConcurrency: (f.maxRequestsInflight ?? 400) + (f.maxMutatingRequestsInflight ?? 200),
+      requestWaitLimitMs: f.requestWaitLimit ?? 15_000,
+      // the generation's apiserver: v1.20 (no node-high, Retry-After 1), v1.23 (node-high), v1.31 (dynamic Retry-After)
+      retryAfter: f.retryAfter ?? (generation === 'current' ? 'dynamic' : 1),
+      nodeHigh: f.nodeHigh ?? generation !== 'classic',
+      levels: f.priorityLevels ? Object.fromEntries(Object.entries(f.priorityLevels).map(([k, v]) => [k, compact({ ...v })])) : {},
+    };
+  }
+  return out;
+}

@@ -24,7 +24,7 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { APF_LEVEL_NAMES, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
@@ -110,13 +110,19 @@ export const ACTIONS = {
         code: z.literal([404, 409, 429, 500, 'timeout']),
         count: z.int().min(1).optional(),
         for: positiveDuration.optional(),
+        retryAfter: z.int().min(0).max(3600).optional().meta({ description: 'the answer carries Retry-After: N seconds (429 and 500 only): the client retries it as client-go does' }),
       })
       .refine((v) => v.count === undefined || v.for === undefined, {
         path: ['for'],
         message: 'give `count` or `for`, not both',
         params: { code: 'INVALID_VALUE', expected: 'either count or for' },
+      })
+      .refine((v) => v.retryAfter === undefined || v.code === 429 || v.code === 500, {
+        path: ['retryAfter'],
+        message: 'only a 429 or a 500 answer carries a Retry-After the client acts on',
+        params: { code: 'INVALID_VALUE', expected: 'code 429 or 500 with retryAfter' },
       }),
-    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for }),
+    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
   latency: act(latency, (v) => ({ action: 'latency', latency: v })),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
@@ -132,6 +138,19 @@ export const ACTIONS = {
   addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
   forgetContainer: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'forgetContainer', ...v })),
   wipeRuntime: act(z.strictObject({}).nullable(), () => ({ action: 'wipeRuntime' })),
+  interruptStart: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'interruptStart', ...v })),
+  dropPlegEvent: act(
+    z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional() }),
+    (v) => ({ action: 'dropPlegEvent', pod: v.pod, container: v.container, event: v.event, count: v.count ?? 1 }),
+  ),
+  removeStaticPod: act(podOnly, (v) => ({ action: 'removeStaticPod', pod: v.pod })),
+  addStaticPod: act(podOnly, (v) => ({ action: 'addStaticPod', pod: v.pod })),
+  scrapeKubeletPods: act(z.strictObject({ every: positiveDuration.optional(), for: positiveDuration.optional() }).nullable(), (v) => ({
+    action: 'scrapeKubeletPods',
+    everyMs: v?.every,
+    forMs: v?.for,
+  })),
+  gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
@@ -154,7 +173,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };
@@ -263,6 +282,8 @@ const kubelet = z.strictObject({
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
   /** Upstream fixes taken back out (the bug zoo; `kss fixes` lists them). */
   revertFixes: z.array(z.enum(FIX_NAMES)).nullish(),
+  /** The bounded-staleness invariant's base bound (it adds the client's QPS share). */
+  stalenessBound: positiveDuration.optional(),
 });
 
 /** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every
@@ -273,12 +294,40 @@ const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s 
   return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
 });
 
+const apfLevel = z.strictObject({
+  shares: z.int().min(1).max(1_000_000).optional(),
+  seats: z.int().min(1).max(1_000_000).optional().meta({ description: "the level's concurrency limit, instead of its nominal share of the server's" }),
+  queues: z.int().min(0).max(1024).optional().meta({ description: '0: no queuing (over the limit is a 429 at once)' }),
+  handSize: z.int().min(1).max(15).optional(),
+  queueLengthLimit: z.int().min(1).max(1_000_000).optional(),
+});
+
+/** spec.apiserver: latency, and the apiserver under load (docs/scenario-format.md). */
+const apiserver = z.strictObject({
+  latency: latency.optional(),
+  serviceTime: z
+    .strictObject({ base: duration.optional(), perInflight: duration.optional() })
+    .nullish()
+    .meta({ description: 'a request that starts while n others execute takes base + perInflight × n (absent: served the instant it arrives)' }),
+  apf: z
+    .strictObject({
+      maxRequestsInflight: z.int().min(1).max(1_000_000).optional(),
+      maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
+      requestWaitLimit: positiveDuration.optional(),
+      retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
+      nodeHigh: z.boolean().optional().meta({ description: 'the node-high level for Leases and node status (v1.22+); default false for classic, true otherwise' }),
+      priorityLevels: z.partialRecord(z.enum(APF_LEVEL_NAMES), apfLevel).optional(),
+    })
+    .nullish()
+    .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
+});
+
 const spec = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
-  apiserver: z.strictObject({ latency: latency.optional() }).nullish(),
+  apiserver: apiserver.nullish(),
   nodeLifecycle: z
     .strictObject({
       nodeMonitorPeriod: positiveDuration.optional(),

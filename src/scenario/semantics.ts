@@ -5,6 +5,7 @@ import { normalizePodRef } from '../model/pod.js';
 import { parseDuration } from '../model/time.js';
 import { clip, suggest, type Draft, type PathSeg } from './issues.js';
 import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
+import { DEFAULT_PRIORITY_LEVELS, MAX_HASH_BITS, requiredEntropyBits } from '../model/apf-levels.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -38,7 +39,33 @@ export function crossCheck(doc: unknown): Draft[] {
   const refs = referenceChecks(byKey, nodeName, out);
   checkTimeline(spec, runtime, refs, afterUntilCheck(spec, out), out);
   checkExpect(spec, refs, afterUntilCheck(spec, out), out);
+  checkPriorityLevels(spec, out);
   return out;
+}
+
+/** spec.apiserver.apf.priorityLevels: a level's hand fits its queues, and its shuffle sharding
+ *  needs no more than 60 bits of the flow's hash (upstream's validation of a
+ *  PriorityLevelConfiguration, and shufflesharding.go's RequiredEntropyBits). */
+function checkPriorityLevels(spec: Obj, out: Draft[]): void {
+  const apf = obj(obj(spec.apiserver)?.apf);
+  const levels = obj(apf?.priorityLevels);
+  if (!levels) return;
+  const nodeHigh = typeof apf?.nodeHigh === 'boolean' ? apf.nodeHigh : obj(spec.kubelet)?.statusManager !== 'classic';
+  if (!nodeHigh && levels['node-high'] !== undefined) {
+    out.push({ code: 'INVALID_VALUE', message: "there is no node-high level without nodeHigh (classic's v1.20 apiserver has none); set `nodeHigh: true` or drop it", path: ['spec', 'apiserver', 'apf', 'priorityLevels', 'node-high'], atKey: true });
+  }
+  for (const [name, raw] of Object.entries(levels)) {
+    const l = obj(raw);
+    const d = DEFAULT_PRIORITY_LEVELS.find((x) => x.name === name);
+    if (!l || !d) continue; // the schema's to report
+    const queues = typeof l.queues === 'number' ? l.queues : d.queues;
+    const hand = typeof l.handSize === 'number' ? l.handSize : d.handSize;
+    const path: PathSeg[] = ['spec', 'apiserver', 'apf', 'priorityLevels', name, typeof l.handSize === 'number' ? 'handSize' : 'queues'];
+    if (queues > 0 && hand > queues) out.push({ code: 'INVALID_VALUE', message: `handSize ${hand} is more than the level's ${queues} queues; expected handSize <= queues`, path });
+    else if (queues > 0 && requiredEntropyBits(queues, hand) > MAX_HASH_BITS) {
+      out.push({ code: 'INVALID_VALUE', message: `${queues} queues with handSize ${hand} need ${requiredEntropyBits(queues, hand)} bits of the flow's hash; expected at most ${MAX_HASH_BITS} (fewer queues or a smaller hand)`, path });
+    }
+  }
 }
 
 /** The pods of `pods` and `staticPods` by key ("ns/name"), with their containers; checks names. */
@@ -190,6 +217,8 @@ function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, a
       list(f.keep).forEach((k, j) => ref(k, [...ap, 'keep', j]));
       if ((a === 'createMirror' || a === 'deleteMirror') && pods.length > 0 && !pods.some((d) => d.isStatic))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no mirror`, path: [...ap, 'pod'] });
+      if ((a === 'removeStaticPod' || a === 'addStaticPod') && pods.length > 0 && !pods.some((d) => d.isStatic))
+        out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} is not a static pod, so it has no manifest in the kubelet's manifest directory`, path: [...ap, 'pod'] });
       if ((a === 'create' || a === 'recreate') && pods.length > 0 && !pods.some((d) => !d.isStatic && d.only !== 'kubelet'))
         out.push({ code: 'INVALID_VALUE', message: `pod ${pods[0].key} has no manifest for the apiserver (static or \`only: kubelet\`)`, path: [...ap, 'pod'] });
     }

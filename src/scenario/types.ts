@@ -54,6 +54,8 @@ export interface KubeletConfig {
   explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
   /** Extension: the upstream fixes taken back out (model/fixes.ts; default none). */
   revertFixes: FixName[];
+  /** Extension: the bounded-staleness invariant's base bound (absent: that invariant judges nothing). */
+  stalenessBoundMs?: number;
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */
@@ -102,7 +104,7 @@ export type StepAction =
   | { action: 'restartApiserver'; downForMs: number }
   | { action: 'partition' }
   | { action: 'repair' }
-  | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number }
+  | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number; retryAfter?: number }
   | { action: 'latency'; latency: Latency }
   | { action: 'createMirror'; pod: string }
   | { action: 'deleteMirror'; pod: string }
@@ -114,6 +116,12 @@ export type StepAction =
   | { action: 'addEphemeralContainer'; pod: string; container: Container }
   | { action: 'forgetContainer'; pod: string; container: string }
   | { action: 'wipeRuntime' }
+  | { action: 'interruptStart'; pod: string; container: string }
+  | { action: 'dropPlegEvent'; pod: string; container?: string; event?: 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved'; count: number }
+  | { action: 'gcContainers'; pod?: string; container?: string }
+  | { action: 'removeStaticPod'; pod: string }
+  | { action: 'addStaticPod'; pod: string }
+  | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
@@ -175,8 +183,47 @@ export const INVARIANT_NAMES = [
   'phase-never-goes-back',
   'deleted-pod-reaches-terminal',
   'write-budget',
+  'terminated-container-started',
+  'bounded-staleness',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
+
+/** spec.apiserver.serviceTime: a request that starts while n others execute takes
+ *  baseMs + perInflightMs × n. */
+export interface ServiceTimeConfig {
+  baseMs: number;
+  perInflightMs: number;
+}
+
+/** The default priority levels (apiserver/apf/bootstrap.ts). */
+export const APF_LEVEL_NAMES = ['system', 'node-high', 'leader-election', 'workload-high', 'workload-low', 'global-default', 'catch-all'] as const;
+export type ApfLevelName = (typeof APF_LEVEL_NAMES)[number];
+
+/** A priority level's settings as a scenario overrides them (`seats` replaces the nominal
+ *  concurrency limit computed from the shares). */
+export interface ApfLevelConfig {
+  shares?: number;
+  seats?: number;
+  queues?: number;
+  handSize?: number;
+  queueLengthLimit?: number;
+}
+
+/** spec.apiserver.apf, defaulted. */
+export interface ApfConfig {
+  /** --max-requests-inflight + --max-mutating-requests-inflight (400 + 200). */
+  serverConcurrency: number;
+  /** How long a request may wait in a queue (15s: a quarter of the 60 s request timeout). */
+  requestWaitLimitMs: number;
+  /** 'dynamic': the dropped-requests tracker (v1.28+, kubernetes#117547); a number: always that
+   *  many seconds (1 before v1.28). Default: dynamic for current, 1 for classic and transitional. */
+  retryAfter: 'dynamic' | number;
+  /** The node-high level and its flow schema system-node-high (v1.22+, kubernetes#101151): the
+   *  kubelet's Lease and node status apart from its pod requests. Default: false for classic (v1.20),
+   *  true otherwise. */
+  nodeHigh: boolean;
+  levels: Partial<Record<ApfLevelName, ApfLevelConfig>>;
+}
 
 /** spec.nodeLifecycle, defaulted as kube-controller-manager and the kubelet are. */
 export interface NodeLifecycleConfig {
@@ -204,7 +251,13 @@ export interface Scenario {
   epoch: string; // RFC 3339
   untilMs: number; // default 10m
   kubelet: KubeletConfig;
-  apiserver: { latency: Latency }; // default 1ms..5ms for every verb
+  apiserver: {
+    latency: Latency; // default 1ms..5ms for every verb
+    /** Extension: spec.apiserver.serviceTime (absent: a request is served the instant it arrives). */
+    serviceTime?: ServiceTimeConfig;
+    /** Extension: spec.apiserver.apf, API Priority and Fairness (absent: no flow control). */
+    apf?: ApfConfig;
+  };
   pods: ScenarioPod[];
   staticPods: ScenarioPod[]; // names already suffixed with -<nodeName>
   timeline: Step[];

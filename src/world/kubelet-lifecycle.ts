@@ -44,6 +44,8 @@ export interface KubeletHost {
   readonly hiddenKeys: ReadonlySet<string>;
   /** The last copy of each (non-mirror) pod the kubelet was given. */
   readonly lastKnown: Map<string, Pod>;
+  /** Static pods whose manifest is out of the manifest directory (removeStaticPod), by key. */
+  readonly removedStaticPods: ReadonlySet<string>;
   behaviourOf(pod: Pod): ScenarioPod['containers'];
 }
 
@@ -53,7 +55,8 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   const group = `kubelet-${n}`;
   const k = h.config;
   const podManager = new PodManager();
-  const client = new NetworkClient(h.network, group);
+  const user = `system:node:${k.nodeName}`; // the kubelet's identity: flow control's flow
+  const client = new NetworkClient(h.network, group, { user });
   const incarnation: KubeletIncarnation = { n, group, podManager, statusManager: null!, node: null, safety: h.staticSafety, heartbeats: [] };
   const statusManager = new StatusManager({
     engine: h.engine,
@@ -84,7 +87,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
       statusManager,
       podManager,
       client,
-      eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst }) : client,
+      eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst, user }) : client,
       config: k,
       runtime: h.runtime,
       behaviour: (pod: Pod) => h.behaviourOf(pod),
@@ -99,9 +102,9 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   if (incarnation.node) {
     incarnation.node.start();
     for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);
-    for (const sp of h.scenario.staticPods) incarnation.node.addStaticPod(sp.pod);
+    for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) incarnation.node.addStaticPod(sp.pod);
   } else {
-    for (const sp of h.scenario.staticPods) podManager.addPod(sp.pod);
+    for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) podManager.addPod(sp.pod);
   }
   return incarnation;
 }

@@ -43,8 +43,8 @@ export function setupNodeLifecycle(h: NodeLifecycleHost, nl: NodeLifecycleConfig
 /** The heartbeats of one kubelet incarnation (killed with its group). */
 export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string): Process[] {
   // the heartbeat client: rate limiting disabled (QPS -1)
-  const client = new NetworkClient(h.network, group, { qps: 0 });
   const nodeName = h.config.nodeName;
+  const client = new NetworkClient(h.network, group, { qps: 0, user: `system:node:${nodeName}` });
   return [
     h.engine.spawn(`${group}/node-lease`, leaseController({ client, nodeName, renewIntervalMs: nl.leaseDurationMs / 4, rng: h.engine.rng.fork(`${group}/lease`), tracer: h.tracer }), group),
     h.engine.spawn(`${group}/node-status`, nodeStatusLoop({ client, clock: h.clock, tracer: h.tracer, nodeName, updateFrequencyMs: nl.nodeStatusUpdateFrequencyMs }), group),

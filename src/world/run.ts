@@ -8,6 +8,7 @@ import { AssertionRecords, evaluateNow, isPointInTime, type AssertionResult } fr
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
 import type { ChoiceEntry, DrivenInfo } from '../engine/index.js';
+import { loadSummary, type LoadSummary } from './load-report.js';
 
 export const TOOL_VERSION = '0.1.0';
 
@@ -22,6 +23,9 @@ export interface RunOptions extends WorldOptions {
   /** Streams the trace (the header, then every record). Not with `choices`: a driven run's
    *  header says how the run went, known only at its end. */
   traceSink?: TraceSink;
+  /** Keep the convergence clock and summarise the request storm (RunResult.load): `kss run` asks
+   *  for it for cluster runs. */
+  load?: boolean;
 }
 
 export interface RunResult {
@@ -47,6 +51,8 @@ export interface RunResult {
   choices?: ChoiceEntry[];
   /** How the run was driven (with any `choices` option); absent for a plain seeded run. */
   driven?: DrivenInfo;
+  /** The request storm (with RunOptions.load). */
+  load?: LoadSummary;
 }
 
 /** The trace file's first line: every setting that changes the run (seed, generation, end
@@ -106,6 +112,47 @@ class ConvergenceTracker {
   }
 }
 
+/** For RunResult.load: from which instant on, after the last step, the kubelet has a status for
+ *  every pod it runs, synced with the apiserver, and its cache and the apiserver agree
+ *  (divergence() undefined), to the end;
+ *  checked at the end of each instant in which anything was traced (once a virtual second for runs
+ *  of more than 2,000 pods: each check reads every pod). */
+class ConvergenceClock {
+  private since: number | null = null;
+  private seen = -1;
+  private next = 0;
+  readonly everyMs: number;
+  constructor(private readonly w: World, private readonly lastStepMs: number) {
+    this.everyMs = w.scenario.pods.length > 2000 ? 1000 : 0;
+  }
+  check(t: number): void {
+    if (t < this.lastStepMs || this.w.tracer.count === this.seen || t < this.next) return;
+    this.seen = this.w.tracer.count;
+    this.next = t + this.everyMs;
+    if (!this.allSynced() || divergence(this.w) !== undefined) this.since = null;
+    else this.since ??= t;
+  }
+  /** Every pod the kubelet runs has a status in its cache (a restarted kubelet's starts empty),
+   *  and the status manager has synced that status with the apiserver (apiStatusVersions). */
+  private allSynced(): boolean {
+    const kl = this.w.kubelet;
+    if (kl === null) return false;
+    const sm = kl.statusManager;
+    for (const pod of kl.podManager.getPods()) {
+      const uid = pod.metadata?.uid ?? '';
+      const entry = sm.cachedEntry(uid);
+      if (entry === undefined) return false;
+      const apiUID = isStaticPod(pod) ? kl.podManager.getMirrorPodByPod(pod)?.metadata?.uid : uid;
+      if (apiUID === undefined || (sm.apiStatusVersion(apiUID) ?? 0) < entry.version) return false;
+    }
+    return true;
+  }
+
+  get convergedAtMs(): number | null {
+    return this.since;
+  }
+}
+
 /** Why the kubelet's cache and the apiserver disagree now, or undefined when they agree. */
 export function divergence(w: World): string | undefined {
   const kl = w.kubelet;
@@ -154,6 +201,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const results: AssertionResult[] = [];
   const lastStep = scenario.timeline.reduce((m, s) => Math.max(m, s.atMs), 0);
   const conv = new ConvergenceTracker(w, scenario.expect, lastStep);
+  const clock = opts.load ? new ConvergenceClock(w, lastStep) : null;
   const checkers: InvariantChecker[] = createInvariantCheckers(w, scenario.invariants);
   const afterEvent = checkers.length ? () => { for (const c of checkers) c.afterEvent(); } : undefined;
   const ended = w.run({
@@ -165,6 +213,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
         byTime.delete(t);
       }
       if (conv.active) conv.check(t);
+      clock?.check(t);
       for (const c of checkers) c.endOfInstant?.(t);
     },
   });
@@ -199,6 +248,7 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
     trace: w.trace,
     world: w,
     ...drivenFields(w),
+    ...(clock !== null ? { load: loadSummary(w.trace, lastStep, clock.convergedAtMs) } : {}),
   };
 }
 

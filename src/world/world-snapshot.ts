@@ -72,6 +72,20 @@ export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, Requ
     scenario: w.scenario.name, seed: w.seed, variant: w.variant, at: `${(atMs / 1000).toFixed(3)}s`,
     kubelet: kl === null ? { up: false } : { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined },
     faultsInForce: faults,
+    apiserverLoad: loadSnapshot(w),
     pods,
+  };
+}
+
+/** Flow control's state now: the levels that have seen a request. */
+function loadSnapshot(w: World): WorldSnapshot['apiserverLoad'] {
+  const load = w.apiserver.load;
+  if (load === null) return undefined;
+  const levels = load.levels().filter((l) => l.qs.dispatched + l.qs.rejected > 0);
+  return {
+    executing: load.inflight,
+    priorityLevels: load.cfg.apf === undefined ? undefined : levels.map(({ name, qs }) => ({
+      name, seats: qs.cfg.concurrencyLimit, seatsInUse: qs.totSeatsInUse, waiting: qs.totRequestsWaiting, rejected: qs.rejected, dispatched: qs.dispatched,
+    })),
   };
 }

@@ -4,7 +4,7 @@
 // (steps/); the kubelet's lifecycle is kubelet-lifecycle.ts, the expectations assertions.ts.
 import { produce } from 'immer';
 import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions, type Timer } from '../engine/index.js';
-import { ApiServer } from '../apiserver/index.js';
+import { ApiServer, ApiServerLoad } from '../apiserver/index.js';
 import { Network } from '../network/index.js';
 import { VClock } from '../model/time.js';
 import { isMirrorPod, podKey, type Pod, type PodStatus } from '../model/pod.js';
@@ -75,6 +75,8 @@ export class World implements StepContext, KubeletHost {
       burst: k.apiBurst,
       requestTimeoutMs: k.requestTimeoutMs,
     });
+    const { serviceTime, apf } = scenario.apiserver;
+    if (serviceTime !== undefined || apf !== undefined) this.apiserver.load = new ApiServerLoad(this.engine, this.tracer, { serviceTime, apf });
     this.staticSafety = new StaticDeletionSafety({ ...k.deletionSafety });
     this.runtime = k.runtime === 'simulated' ? new Runtime({ engine: this.engine, clock: this.clock, rng: rng.fork('runtime'), tracer: this.tracer }) : null;
   }
@@ -136,6 +138,8 @@ export class World implements StepContext, KubeletHost {
     this.kubelet!.node?.podAdded(pod);
   }
   readonly kubeletOnlyPods = new Map<string, Pod>();
+  /** Static pods whose manifest a removeStaticPod step took out of the manifest directory, by key. */
+  readonly removedStaticPods = new Set<string>();
   /** The comeback of a kubelet stopped by restartKubelet, while it is down. */
   private pendingKubeletStart: Timer | null = null;
   /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops

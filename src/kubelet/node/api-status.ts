@@ -47,6 +47,10 @@ export interface GenerateContext {
   shouldEvict?: () => EvictResponse | undefined;
   /** revert #102821 (vanished running containers outside deletion): vanishedContainerOnlyOnDelete. */
   vanishedContainerOnlyOnDelete?: boolean;
+  /** revert #107845 (a created, never started container is waiting): createdCountsAsExited. */
+  createdCountsAsExited?: boolean;
+  /** revert #54593 (a removed terminated container keeps its status): missingContainersWaiting. */
+  missingContainersWaiting?: boolean;
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -75,10 +79,10 @@ function copyContainerStatus(s: ContainerStatus): ContainerStatus {
 }
 
 /** convertContainerStatus: one runtime instance as an API container status. */
-function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerStatus {
+function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string, createdExited?: boolean): ContainerStatus {
   const status: ContainerStatus = {
     name: cs.name,
-    state: convertContainerState(cs, old, at),
+    state: convertContainerState(cs, old, at, createdExited),
     lastState: {},
     ready: false,
     restartCount: cs.restartCount,
@@ -96,13 +100,15 @@ function isVanishedRunning(cs: RuntimeContainerStatus, old: ContainerStatus | un
 }
 
 /** The state of convertContainerStatus's status (all a last state takes of it). */
-function convertContainerState(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string): ContainerState {
+function convertContainerState(cs: RuntimeContainerStatus, old: ContainerStatus | undefined, at: (ms: number) => string, createdExited?: boolean): ContainerState {
   switch (cs.state) {
     case 'running':
       return { running: { startedAt: at(cs.startedAtMs) } };
     case 'created':
-      return { waiting: {} };
     case 'exited': {
+      // #107845 (smarterclayton, v1.24; picks #108882 1.23, #108883 1.22): containers that are
+      // created but not running are "waiting to be running". revert: #41382's fallthrough to exited
+      if (cs.state === 'created' && !createdExited) return { waiting: {} };
       const t: NonNullable<ContainerState['terminated']> = { exitCode: cs.exitCode ?? 0 };
       if (cs.reason) t.reason = cs.reason;
       if (cs.message) t.message = cs.message;
@@ -154,7 +160,7 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete' | 'createdCountsAsExited' | 'missingContainersWaiting'>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
@@ -169,7 +175,9 @@ export function convertToAPIContainerStatuses(
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
-      if (old.state?.terminated) status = copyContainerStatus(old);
+      // revert #54593 (dashpole, v1.9): as #51644 (v1.8) left it, only an init container kept its
+      // terminated status when the runtime no longer had it; a regular one went back to Waiting
+      if (old.state?.terminated && (isInitContainer || !ctx.missingContainersWaiting)) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
         status.lastState = clone(old.lastState) ?? {};
@@ -205,9 +213,9 @@ export function convertToAPIContainerStatuses(
     for (const cs of podStatus.containers) {
       if (cs.name !== name) continue;
       const old = lastStatusByName(previousStatus, name);
-      if (seen === 0) statuses[j] = convertContainerStatus(cs, old, ctx.at);
+      if (seen === 0) statuses[j] = convertContainerStatus(cs, old, ctx.at, ctx.createdCountsAsExited);
       else {
-        statuses[j].lastState = convertContainerState(cs, old, ctx.at);
+        statuses[j].lastState = convertContainerState(cs, old, ctx.at, ctx.createdCountsAsExited);
         break;
       }
       seen++;

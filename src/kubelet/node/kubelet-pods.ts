@@ -45,6 +45,8 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     cachedStatus,
     reasonFor: (name) => kl.reasonCache.get(uid)?.get(name),
     vanishedContainerOnlyOnDelete: kl.config.revertFixes?.includes('vanishedContainerOnlyOnDelete'),
+    createdCountsAsExited: kl.config.revertFixes?.includes('createdCountsAsExited'),
+    missingContainersWaiting: kl.config.revertFixes?.includes('missingContainersWaiting'),
     prober: kl.prober,
     shouldEvict: () => evict,
     log: (msg) => {
@@ -96,6 +98,15 @@ export function* handlePodCleanups(kl: KubeletState): Proc<void> {
       // (runningPod.ToAPIPod(): every container a plain one, so no sidecar termination ordering)
       const pod = kl.runtime.podOf(uid);
       if (pod !== undefined) spawnKill(kl, asRunningPod(pod), 1, 'runtime-pod-killer');
+    }
+    // #104847: a desired pod the workers no longer know (reset after a UID reuse) starts again.
+    // Upstream walks every desired pod for one without a worker; here only the ones SyncKnownPods
+    // just reset can lack one (every pod the pod manager holds was dispatched when it was added)
+    for (const uid of kl.workersCurrent.takeRestartable(kl.inPodManager)) {
+      const pod = kl.pm.getPodByUID(uid);
+      if (pod === undefined) continue;
+      kl.log('V3', 'Pod will be restarted because it is in the desired set and not known to the pod workers (likely due to UID reuse)', podKey(pod));
+      kl.workersCurrent.updatePod({ updateType: 'create', pod, mirrorPod: kl.pm.getMirrorPodByPod(pod) });
     }
   } else {
     const desired = new Set<UID>();

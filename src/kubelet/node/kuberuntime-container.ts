@@ -2,7 +2,8 @@
 // EnsureImageExists (pkg/kubelet/images/image_manager.go): the ways a start fails before or while
 // the container is created, as an attempt's `startError` says — ErrImagePull (and, while the pull
 // back-off lasts, ImagePullBackOff), CreateContainerConfigError, CreateContainerError, and a failed
-// OCI start (RunContainerError: the runtime keeps an exited 128 StartError container).
+// OCI start (RunContainerError: the runtime keeps an exited 128 StartError container), and a
+// StartContainer call cut off after CreateContainer (RunContainerError: the container stays created).
 import type { Container, Pod } from '../../model/pod.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { KubeletState } from './kubelet-state.js';
@@ -61,6 +62,12 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
   const image = pullRef(kl, c);
   const key = `${uid}_${image}`;
   if (kl.imageBackoff.isInBackOffSinceUpdate(key, kl.engine.nowMs)) return { error: ErrImagePullBackOff, message: `Back-off pulling image "${image}"` };
+  // the interruptStart fault: CreateContainer done, StartContainer's call cut off (upstream
+  // startContainer returns the gRPC message with ErrRunContainer); the instance stays created
+  if (kl.runtime.takeInterruptedStart(uid, c.name)) {
+    kl.runtime.createContainerOnly(pod, c, attempt);
+    return { error: ErrRunContainer, message: 'context deadline exceeded' };
+  }
   switch (attempt.startError) {
     case undefined:
       kl.runtime.startContainer(pod, c, attempt);

@@ -13,7 +13,8 @@ import type { KubeletState } from './kubelet-state.js';
 export function garbageCollectContainers(kl: KubeletState): void {
   const units = new Map<UID, string[]>(); // evictUnits: the exited containers, oldest first
   for (const uid of kl.runtime.podUIDsUnordered()) {
-    const exited = kl.runtime.getPodStatus(uid).containers.filter((c) => c.state === 'exited');
+    // evictableContainers: every instance that does not run (exited, or created and never started)
+    const exited = kl.runtime.getPodStatus(uid).containers.filter((c) => c.state !== 'running');
     if (exited.length === 0 || !isPodDeletedClassic(kl, uid)) continue;
     units.set(uid, exited.sort((a, b) => a.createdAtMs - b.createdAtMs).map((c) => c.id)); // removeOldestN
   }

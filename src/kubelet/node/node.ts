@@ -34,6 +34,7 @@ import type { PodDeletionSafetyProvider } from '../../model/client.js';
 import type { Pod, PodStatus, UID } from '../../model/pod.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { Backoff } from './backoff.js';
+import { getPods } from './kubelet-getters.js';
 import { addStaticPod, onPlegEvents, podAdded, podRemoved, podUpdated, probeResult, probeUpdate, start, stop } from './kubelet.js';
 import { generateAPIPodStatus, handlePodCleanups, podResourcesAreReclaimed, couldHaveRunningContainers } from './kubelet-pods.js';
 import { KubeletState, type NodeOptions, type NodeTuning } from './kubelet-state.js';
@@ -127,6 +128,11 @@ export class Node implements PodSyncer {
   /** The file source: a static pod goes into the pod manager and is synced (see kubelet.ts). */
   addStaticPod(manifest: Pod): Pod {
     return addStaticPod(this.kl, manifest);
+  }
+
+  /** GetPods: what the kubelet's read API (/pods, the summary API) serves (kubelet-getters.ts). */
+  getPods(): Pod[] {
+    return getPods(this.kl);
   }
 
   // ---- the sync functions (PodSyncer), status generation, housekeeping -----------------------

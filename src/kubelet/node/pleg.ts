@@ -7,7 +7,7 @@
 // when the cache was at generation g waits for generation g+1, whatever the clock says.
 import { Deferred, type Engine, type Proc, type Rng } from '../../engine/index.js';
 import { podKey, type UID } from '../../model/pod.js';
-import type { Tracer } from '../../model/trace.js';
+import type { TraceEvent, Tracer } from '../../model/trace.js';
 import type { Runtime } from './runtime.js';
 import { emptyRuntimePodStatus, type RuntimePodStatus } from './types.js';
 
@@ -111,6 +111,8 @@ export class GenericPLEG {
   private readonly changed = new Set<UID>();
   private readonly unsubscribe: () => void;
   relistCount = 0;
+  /** Armed dropPlegEvent faults: the next matching events are discarded (see dropEvents). */
+  private drops: Array<{ uid: UID; container?: string; event?: PodLifeCycleEventType; left: number }> = [];
 
   constructor(
     private readonly runtime: Runtime,
@@ -126,6 +128,23 @@ export class GenericPLEG {
   /** The kubelet stopped: stop collecting changes. */
   stop(): void {
     this.unsubscribe();
+  }
+
+  /** Fault (dropPlegEvent): the next `count` events of the pod (of one container, of one type)
+   *  are discarded on their way to the sync loop, as generic.go's relist does when the event
+   *  channel is full ("Event channel is full, discard this relist() cycle event"): the cache still
+   *  has the new state, but no sync is triggered; the pod's next sync (its resync, another event)
+   *  reads it from the cache. */
+  dropEvents(uid: UID, count: number, container?: string, event?: PodLifeCycleEventType): void {
+    this.drops.push({ uid, container, event, left: count });
+  }
+
+  /** Whether an event is discarded by an armed drop (which it uses up). */
+  private takeDrop(e: PodLifecycleEvent): boolean {
+    const d = this.drops.find((x) => x.uid === e.uid && (x.container === undefined || x.container === e.container) && (x.event === undefined || x.event === e.type));
+    if (d === undefined) return false;
+    if (--d.left === 0) this.drops = this.drops.filter((x) => x !== d);
+    return true;
   }
 
   /** relist: only pods whose runtime state changed since the previous relist are diffed (the others
@@ -171,10 +190,16 @@ export class GenericPLEG {
       this.cache.set(uid, status);
     }
     this.cache.updateTime();
+    let sent = events;
+    // ContainerChanged (a created or unknown container) is filtered out: "not reliable and no other
+    // components use yet" (generic.go relist); so are the events an armed drop discards
+    if (this.drops.length > 0 || events.some((e) => e.type === 'ContainerChanged')) sent = events.filter((e) => e.type !== 'ContainerChanged' && !this.takeDrop(e));
     for (const e of events) {
       const pod = this.runtime.podOf(e.uid);
-      this.tracer.emit({ type: 'pleg.event', actor: 'kubelet', pod: pod ? podKey(pod) : undefined, uid: e.uid, event: e.type, container: e.container, containerID: e.containerID });
+      const ev: TraceEvent = { type: 'pleg.event', actor: 'kubelet', pod: pod ? podKey(pod) : undefined, uid: e.uid, event: e.type, container: e.container, containerID: e.containerID };
+      if (sent !== events && e.type !== 'ContainerChanged' && !sent.includes(e)) ev.dropped = true;
+      this.tracer.emit(ev);
     }
-    if (events.length > 0) this.onEvents(events);
+    if (sent.length > 0) this.onEvents(sent);
   }
 }

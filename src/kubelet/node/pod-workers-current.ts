@@ -17,6 +17,10 @@ function isPodStatusCacheTerminal(s: RuntimePodStatus): boolean {
 export class PodWorkersCurrent {
   private readonly statuses = new Map<UID, PodSyncStatus>();
   private readonly podUpdates = new Map<UID, Channel<void>>();
+  /** The UIDs whose status has restartRequested (SyncKnownPods visits them besides the orphans). */
+  private readonly restarts = new Set<UID>();
+  /** Reset by the last SyncKnownPods for a restart (takeRestartable). */
+  private restartable: UID[] = [];
   /** podsSynced: set by the first SyncKnownPods (housekeeping). */
   podsSynced = false;
 
@@ -49,6 +53,7 @@ export class PodWorkersCurrent {
       }
       this.statuses.set(uid, status);
     }
+    if (this.requestRestart(status, options)) return;
     if (status.isFinished()) {
       if (emitsNothing(tracer)) tracer.skip!('log'); // (nothing reads it: counted, not built)
       else tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
@@ -103,6 +108,20 @@ export class PodWorkersCurrent {
       // shorter grace period is recorded (status.gracePeriod) but never reaches the containers
       tracer.log('V3', 'Cancelling current pod sync', podKey(pod), { uid, gracePeriod: status.gracePeriod });
     }
+  }
+
+  /** #104847 (smarterclayton, v1.22.2; pick #105075): an update that implies the pod should run
+   *  while a pod of that UID is terminating means two pods with the same UID (usually a static pod
+   *  removed and added back): flag it, and after it terminates housekeeping resets the worker and
+   *  starts it again. revert: the create is merged into the termination, and the finished worker
+   *  ignores every later update until the kubelet restarts (v1.22.0/v1.22.1, #104648). */
+  private requestRestart(status: PodSyncStatus, options: UpdatePodOptions): boolean {
+    if (!status.isTerminationRequested() || options.updateType !== 'create' || this.o.noUIDReuseRestart) return false;
+    const uid = options.pod.metadata?.uid ?? '';
+    status.restartRequested = true;
+    this.restarts.add(uid);
+    this.o.tracer.log('V4', 'Pod is terminating but has been requested to restart with same UID, will be reconciled later', podKey(options.pod), { uid, updateType: options.updateType });
+    return true;
   }
 
   /** startPodSync: consume the pending update; null when there is none. */
@@ -266,24 +285,47 @@ export class PodWorkersCurrent {
    *  State is the status's workType() and Orphan is !isDesired(uid). */
   syncKnownPods(isDesired: (uid: UID) => boolean): ReadonlyMap<UID, PodSyncStatus> {
     this.podsSynced = true;
-    // housekeeping runs this every 2 s: only the orphans (rare) are handled in UID order
-    let orphans: UID[] | undefined;
-    for (const uid of this.statuses.keys()) if (!isDesired(uid)) (orphans ??= []).push(uid);
-    if (orphans === undefined) return this.statuses;
-    for (const uid of orphans.sort()) {
-      const status = this.statuses.get(uid)!;
+    // housekeeping runs this every 2 s: only the orphans (rare) and the restarts requested (rarer)
+    // are handled, in UID order
+    let visit: UID[] | undefined;
+    for (const uid of this.statuses.keys()) if (!isDesired(uid)) (visit ??= []).push(uid);
+    for (const uid of this.restarts) if (isDesired(uid)) (visit ??= []).push(uid);
+    if (visit === undefined) return this.statuses;
+    for (const uid of visit.sort()) {
+      const status = this.statuses.get(uid);
+      if (status === undefined) continue;
+      const orphan = !isDesired(uid);
       if (status.isFinished()) {
-        this.statuses.delete(uid);
-        const ch = this.podUpdates.get(uid);
-        if (ch !== undefined) {
-          ch.close();
-          this.podUpdates.delete(uid);
-        }
+        // removeTerminatedWorker: "Pod has been terminated but another pod with the same UID was
+        // created, remove history to allow restart" (or: no longer known, remove all history)
+        const restart = status.restartRequested && !orphan;
+        this.removeWorker(uid);
+        if (restart) this.restartable.push(uid);
         continue;
       }
-      status.deleted = true;
+      if (orphan) status.deleted = true;
     }
     return this.statuses;
+  }
+
+  private removeWorker(uid: UID): void {
+    this.statuses.delete(uid);
+    this.restarts.delete(uid);
+    const ch = this.podUpdates.get(uid);
+    if (ch !== undefined) {
+      ch.close();
+      this.podUpdates.delete(uid);
+    }
+  }
+
+  /** The UIDs SyncKnownPods last reset for a restart that are still desired, taken once (HandlePodCleanups
+   *  starts them again: "Pod will be restarted because it is in the desired set and not known to the
+   *  pod workers (likely due to UID reuse)"). */
+  takeRestartable(isDesired: (uid: UID) => boolean): UID[] {
+    if (this.restartable.length === 0) return [];
+    const out = this.restartable.filter((uid) => isDesired(uid) && !this.statuses.has(uid));
+    this.restartable = [];
+    return out;
   }
 }
 

@@ -85,6 +85,8 @@ export interface PodWorkersOptions {
   jitter: (ms: number, factor: number) => number;
   /** The v1.23 details of the v1.22 state machine (transitional) rather than v1.27's. */
   v123?: boolean;
+  /** revert #104847 (a create for a UID still terminating restarts its worker later): noUIDReuseRestart. */
+  noUIDReuseRestart?: boolean;
 }
 
 /** workerResyncIntervalJitterFactor, workerBackOffPeriodJitterFactor */
@@ -105,6 +107,8 @@ export class PodSyncStatus {
   startedTerminating = false;
   deleted = false;
   finished = false;
+  /** restartRequested: a create came for this UID while it was terminating (#104847). */
+  restartRequested = false;
   /** A sync (SyncPod / SyncTerminatingPod / SyncTerminatedPod) is running. */
   syncing = false;
 

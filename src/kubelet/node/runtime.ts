@@ -5,9 +5,8 @@
 // A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
 // runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt
 // names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code)
-// `term` ms later, or, with
-// `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the timeout: 137. The
-// timeline may end a container at any time (exit, oom: 137 OOMKilled).
+// `term` ms later, or, with `term: ignore` (or a term not shorter than the timeout), is SIGKILLed
+// at the timeout: 137. The timeline may end a container at any time (exit, oom: 137 OOMKilled).
 import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
 import type { Container, Pod, UID } from '../../model/pod.js';
 import { podKey } from '../../model/pod.js';
@@ -37,7 +36,6 @@ export interface RuntimeOptions {
   tracer: Tracer;
 }
 
-
 interface RuntimePod {
   uid: UID;
   name: string;
@@ -62,6 +60,8 @@ export class Runtime {
   /** Sandboxes created so far (pod IPs go in that order); failed starts that created nothing. */
   private sandboxesCreated = 0;
   private readonly failedStarts = new Map<string, number>();
+  /** Armed interruptStart faults, by "uid/container". */
+  private readonly interruptedStarts = new Set<string>();
   /** See onPodChange. */
   private readonly changeListeners = new Set<(uid: UID) => void>();
 
@@ -125,21 +125,37 @@ export class Runtime {
   /** CreateContainer + StartContainer: a new instance of `container` runs `attempt` from now. Its
    *  restart count is the previous instance's plus one. */
   startContainer(pod: Pod, container: Container, attempt: Attempt = DEFAULT_ATTEMPT): RuntimeContainer {
-    const p = this.podEntry(pod);
-    let prev: RuntimeContainer | undefined;
-    for (const c of p.containers) if (c.name === container.name) prev = c;
-    const restartCount = prev === undefined ? 0 : prev.restartCount + 1;
-    const now = this.engine.nowMs;
-    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, normalizeImageRef(container.image ?? ''), restartCount, attempt, now, now);
-    p.containers.push(c);
-    this.byID.set(c.id, c);
-    this.touch(p.uid);
+    const { p, c, restartCount } = this.createInstance(pod, container, attempt);
     this.tracer.emit({ type: 'runtime.start', actor: 'runtime', pod: p.key, uid: p.uid, container: c.name, attempt: restartCount, containerID: c.id });
     if (typeof attempt.runMs === 'number') {
       const ms = attempt.runMs;
       c.runTimer = this.engine.after(ms, () => this.finish(c, attempt.exit ?? 0, attempt.reason, attempt.message));
     }
     return c;
+  }
+
+  /** CreateContainer: a new instance of `container`; its restart count is the previous instance's
+   *  plus one. Running unless `created` (a StartContainer that never happened). */
+  private createInstance(pod: Pod, container: Container, attempt: Attempt, created = false): { p: RuntimePod; c: RuntimeContainer; restartCount: number } {
+    const p = this.podEntry(pod);
+    let prev: RuntimeContainer | undefined;
+    for (const x of p.containers) if (x.name === container.name) prev = x;
+    const restartCount = prev === undefined ? 0 : prev.restartCount + 1;
+    const now = this.engine.nowMs;
+    // containerd reports a container it never started with started_at 0: the Unix epoch
+    const startedAt = created ? -this.clock.epochMs : now;
+    const c = new RuntimeContainer(this.newID(), p.uid, p.key, container.name, normalizeImageRef(container.image ?? ''), restartCount, attempt, now, startedAt);
+    if (created) c.state = 'created';
+    p.containers.push(c);
+    this.byID.set(c.id, c);
+    this.touch(p.uid);
+    return { p, c, restartCount };
+  }
+
+  /** CreateContainer, then a StartContainer cut off (the CRI call timed out, its context was
+   *  cancelled): the instance stays CONTAINER_CREATED, never started (the interruptStart fault). */
+  createContainerOnly(pod: Pod, container: Container, attempt: Attempt): RuntimeContainer {
+    return this.createInstance(pod, container, attempt, true).c;
   }
 
   /** CreateContainer, then a failed StartContainer: exits at once, 128 StartError, StartedAt zero. */
@@ -166,6 +182,12 @@ export class Runtime {
   stopContainer(id: string, timeoutSeconds: number, owner = ''): Deferred<void> {
     const c = this.byID.get(id);
     if (c === undefined) {
+      const d = new Deferred<void>();
+      d.resolve(this.engine, undefined);
+      return d;
+    }
+    if (c.state === 'created') {
+      // containerd's StopContainer of a container with no task: nothing to stop, it stays created
       const d = new Deferred<void>();
       d.resolve(this.engine, undefined);
       return d;
@@ -287,6 +309,28 @@ export class Runtime {
     const c = this.latestContainer(uid, name);
     if (c !== undefined) this.forget(c, 'container');
     return c !== undefined;
+  }
+
+  /** Fault (interruptStart): the next StartContainer of this container of the pod is cut off after
+   *  its CreateContainer (takeInterruptedStart tells the kubelet's start). */
+  interruptNextStart(uid: UID, name: string): void {
+    this.interruptedStarts.add(`${uid}/${name}`);
+  }
+  takeInterruptedStart(uid: UID, name: string): boolean {
+    return this.interruptedStarts.size > 0 && this.interruptedStarts.delete(`${uid}/${name}`);
+  }
+
+  /** Fault (gcContainers): the container GC (kuberuntime_gc.go evictContainers, removeContainer)
+   *  removes every instance that does not run (exited or created) of the pod, or of one container
+   *  of it, or of every pod; the next relist reports them ContainerRemoved, and a kubelet that
+   *  starts later never sees them. Returns how many went. */
+  gcContainers(uid?: UID, name?: string): number {
+    let n = 0;
+    for (const u of uid === undefined ? this.podUIDs() : [uid]) {
+      const dead = (this.pods.get(u)?.containers ?? []).filter((c) => !c.running && (name === undefined || c.name === name));
+      for (const c of dead) if (this.removeContainer(c.id)) n++;
+    }
+    return n;
   }
 
   /** Fault: the whole state is wiped (CRI-O's `crio wipe` on a reboot, BZ-04): every sandbox and

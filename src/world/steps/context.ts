@@ -28,6 +28,8 @@ export interface StepContext {
   readonly kubelet: KubeletIncarnation | null;
   /** Pods the kubelet holds that the apiserver never had (`only: kubelet`), by key. */
   readonly kubeletOnlyPods: Map<string, Pod>;
+  /** Static pods whose manifest is out of the kubelet's manifest directory (removeStaticPod), by key. */
+  readonly removedStaticPods: Set<string>;
   /** The kubelet's copy of a pod, by key "ns/name". */
   kubeletPod(key: string): Pod | undefined;
   createInApiserver(sp: ScenarioPod, actor: 'user' | 'kubelet'): Pod | undefined;

@@ -3,6 +3,8 @@
 // table, the loader's schema (scenario/schema.ts ACTIONS) and the docs name the same actions.
 import type { Step } from '../../scenario/types.js';
 import { apiserverSteps } from './apiserver-steps.js';
+import { faultSteps } from './fault-steps.js';
+import { sourceSteps } from './source-steps.js';
 import type { StepContext, StepHandler, StepHandlers, StepName } from './context.js';
 import { kubeletSteps } from './kubelet-steps.js';
 import { networkSteps } from './network-steps.js';
@@ -13,9 +15,9 @@ export { StepError, type StepContext } from './context.js';
 export { mirrorOf } from './apiserver-steps.js';
 
 /** The parts of the table, by the part of the world they act on (each action in exactly one). */
-export const STEP_GROUPS = { apiserver: apiserverSteps, network: networkSteps, node: nodeSteps, kubelet: kubeletSteps, status: statusSteps } as const;
+export const STEP_GROUPS = { apiserver: apiserverSteps, network: networkSteps, node: nodeSteps, kubelet: kubeletSteps, status: statusSteps, faults: faultSteps, source: sourceSteps } as const;
 
-export const STEP_HANDLERS: StepHandlers<StepName> = { ...apiserverSteps, ...networkSteps, ...nodeSteps, ...kubeletSteps, ...statusSteps };
+export const STEP_HANDLERS: StepHandlers<StepName> = { ...apiserverSteps, ...networkSteps, ...nodeSteps, ...kubeletSteps, ...statusSteps, ...faultSteps, ...sourceSteps };
 
 /** Run one step's handler (the table is consulted once per timeline step: not a hot path). */
 export function applyStep(w: StepContext, step: Step): void {

@@ -15,7 +15,7 @@ export const networkSteps: StepHandlers<NetworkAction> = {
     w.network.repair();
   },
   fail(w, step) {
-    w.network.fail(step.verbs, step.code, { count: step.count, forMs: step.forMs });
+    w.network.fail(step.verbs, step.code, { count: step.count, forMs: step.forMs, retryAfter: step.retryAfter });
   },
   latency(w, step) {
     w.network.setLatency(step.latency);
