@@ -12,7 +12,7 @@ export { INVARIANT_NAMES } from './scenario/types.js';
 
 // Running one scenario.
 export { runScenario, traceHeader, traceSummary, TOOL_VERSION } from './world/run.js';
-export type { RunResult, RunOptions } from './world/run.js';
+export type { RunResult, RunOptions, TraceSink } from './world/run.js';
 export type { TraceRecord } from './world/tracer.js';
 export type { AssertionResult } from './world/assertions.js';
 // The choice log (docs/choices.md): runScenario(s, { choices: { record, replay, ties, driver } }).

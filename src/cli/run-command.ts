@@ -13,6 +13,7 @@ import { ChoicesFileError, choicesLines, readChoicesFile, type ChoicesFile } fro
 import { failedMarks, parseViewArgs, printMermaid, traceFileText, writeHtml, type ViewArgs } from './views-output.js';
 import { prettyLines, makeChalk, formatT } from '../report/pretty.js';
 import { isStdoutTarget, OutputError, prepareOutput, writeFileAtomic } from '../report/atomic.js';
+import { TraceStream } from '../report/trace-stream.js';
 import { checkScenarioSource, sourceErrorText } from '../testing/source.js';
 import { replayCommandFor } from '../testing/replay-line.js';
 import { echo } from './options.js';
@@ -169,7 +170,9 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   }
   const t0 = performance.now(); // wall-clock-ok: --stats only
   const mem0 = process.memoryUsage().rss;
-  const r = runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, load: isClusterRun(scenario) });
+  const out = traceOutput(args, tracePath, driven.choices !== undefined, io, isClusterRun(scenario));
+  if (typeof out === 'number') return out;
+  const r = runStreaming(() => runScenario(scenario, { seed: args.seed ?? driven.seed, untilMs, variant: args.statusManager ?? driven.variant, maxEvents: args.maxEvents, choices: driven.choices, load: isClusterRun(scenario), ...out }), out.traceSink);
   const wallMs = performance.now() - t0; // wall-clock-ok: --stats only
   const choicesFailed = writeChoices(r, args, io);
   if (choicesFailed !== undefined) return choicesFailed;
@@ -177,7 +180,8 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   const human = isStdoutTarget(tracePath) ? io.stderr : io.stdout;
   if (tracePath !== undefined) {
     try {
-      writeFileAtomic(tracePath, traceFileText(r, args.traceFormat, () => traceLines(r)), io.stdout);
+      if (out.traceSink !== undefined) out.traceSink.finish(traceSummary(r));
+      else writeFileAtomic(tracePath, traceFileText(r, args.traceFormat, () => traceLines(r)), io.stdout);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       const why = err instanceof OutputError ? e.message : e.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : e.message;
@@ -195,6 +199,37 @@ export function runCommand(args: RunArgs, io: CliIO): number {
   else printRun(r, args, io, { human, replay, wallMs, mem0, views, marks });
   if (args.format === 'mermaid' && args.stats) printStats(r, io, wallMs, mem0);
   return r.verdict === 'pass' ? EXIT_PASS : EXIT_FAIL;
+}
+
+/** The run, with a streamed trace's temporary file dropped if it throws. */
+function runStreaming(run: () => RunResult, sink: TraceStream | undefined): RunResult {
+  try {
+    return run();
+  } catch (err) {
+    sink?.abort();
+    throw err;
+  }
+}
+
+/** How the run's trace is kept: a JSON Lines --trace of a run not driven by choices is streamed to
+ *  its file while the run makes it; the whole trace is kept only when something reads it after the
+ *  run (the pretty timeline, Mermaid, --html, a chrome or shiviz --trace, a driven run's --trace, a
+ *  cluster run's load summary).
+ *  `kss run --format json` keeps only what its assertions need. An exit code when the --trace file
+ *  cannot be opened. */
+export function traceOutput(args: RunArgs, tracePath: string | undefined, drivenRun: boolean, io: CliIO, clusterRun = false): { keepTrace: boolean; traceSink?: TraceStream } | number {
+  let traceSink: TraceStream | undefined;
+  if (tracePath !== undefined && (args.traceFormat ?? 'jsonl') === 'jsonl' && !drivenRun) {
+    try {
+      traceSink = new TraceStream(tracePath, io.stdout);
+    } catch (err) {
+      io.stderr(`error WRITE_FAILED at --trace: could not write ${args.trace}: ${(err as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  // a cluster run's load summary (RunResult.load) reads the kept trace
+  const reads = clusterRun || args.format === 'mermaid' || (args.format !== 'json' && !args.quiet) || args.html !== undefined || (tracePath !== undefined && traceSink === undefined);
+  return { keepTrace: reads, traceSink };
 }
 
 /** What kss run prints: the JSON verdict or the timeline and verdict, and --stats. */

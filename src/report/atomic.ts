@@ -64,18 +64,6 @@ export function prepareOutput(path: string): void {
   }
 }
 
-function writeChunks(fd: number, chunks: Iterable<string>): void {
-  let buf = '';
-  for (const c of chunks) {
-    buf += c;
-    if (buf.length > 1 << 20) {
-      writeSync(fd, buf);
-      buf = '';
-    }
-  }
-  if (buf) writeSync(fd, buf);
-}
-
 // ---- the signal guard ---------------------------------------------------------------------------
 
 const inFlight = new Set<string>();
@@ -139,46 +127,123 @@ export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
 }
 
+/** An output file written piece by piece (a trace streamed during a run), with writeFileAtomic's
+ *  rules: stdout names go to `stdout`; pipes, terminals and devices are written directly; a file is
+ *  written to its temporary file and renamed into place by commit(), never left half-written.
+ *  Pieces are buffered up to 1 MiB. With `duringRun` (a stream that lives as long as a run), the
+ *  temporary file is created at the first flush only, and signals are held only while commit()
+ *  finishes the file: a run stays interruptible (a synchronous run cannot handle a held signal),
+ *  and an interrupted run may leave its temporary file `.<name>.<pid>.tmp` behind, never the target
+ *  half-written. */
+export interface AtomicWriter {
+  write(s: string): void;
+  /** Flush, then (for a file) fsync and rename into place. */
+  commit(): void;
+  /** Give up: a temporary file is removed, nothing is renamed. */
+  abort(): void;
+}
+
+/** openAtomic's writer for stdout: buffered, nothing to rename. */
+function stdoutWriter(stdout: (s: string) => void): AtomicWriter {
+  let buf = '';
+  const flushOut = () => {
+    if (buf) stdout(buf);
+    buf = '';
+  };
+  return { write: (c) => ((buf += c), buf.length > 1 << 20 && flushOut()), commit: flushOut, abort: () => (buf = '') };
+}
+
+export function openAtomic(path: string, stdout: (s: string) => void = (s) => process.stdout.write(s), duringRun = false): AtomicWriter {
+  if (STDOUT_NAMES.has(path)) return stdoutWriter(stdout);
+  let buf = '';
+  const st = statOrUndefined(path);
+  if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
+  const direct = isDirectTarget(path, st);
+  if (!direct && st !== undefined && (st.mode & 0o222) === 0) throw new OutputError(`${path} is read-only: kss does not replace it`);
+  const target = direct ? path : st !== undefined ? realpathSync(path) : path; // a link: its target
+  const tmp = tempPathFor(target);
+  let fd: number | undefined;
+  let held = false;
+  const hold = () => {
+    if (held || direct) return;
+    held = true;
+    holdSignals();
+    inFlight.add(tmp);
+  };
+  const unhold = () => {
+    if (!held) return;
+    held = false;
+    inFlight.delete(tmp);
+    releaseSoon();
+  };
+  const open = () => {
+    if (fd !== undefined) return fd;
+    fd = direct ? openSync(path, 'w') : openTemp(tmp, st !== undefined ? st.mode & 0o7777 : 0o666);
+    return fd;
+  };
+  const flush = () => {
+    const f = open();
+    if (buf) writeSync(f, buf);
+    buf = '';
+  };
+  const close = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  const abort = () => {
+    buf = '';
+    const opened = fd !== undefined;
+    close();
+    if (!direct && opened) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        /* nothing to clean */
+      }
+    }
+    unhold();
+  };
+  const commit = () => {
+    hold();
+    try {
+      flush();
+      if (!direct) fsyncSync(fd!);
+      close();
+      if (!direct && st !== undefined) chmodSync(tmp, st.mode & 0o7777); // keep the mode (the umask applied at open)
+      if (!direct) renameSync(tmp, target);
+      unhold();
+    } catch (err) {
+      abort();
+      throw err;
+    }
+  };
+  const write = (c: string) => {
+    buf += c;
+    if (buf.length > 1 << 20) flush();
+  };
+  if (!duringRun) {
+    hold();
+    try {
+      open();
+    } catch (err) {
+      unhold();
+      throw err;
+    }
+  }
+  return { write, commit, abort };
+}
+
 export function writeFileAtomic(path: string, chunks: Iterable<string>, stdout: (s: string) => void = (s) => process.stdout.write(s)): void {
   if (STDOUT_NAMES.has(path)) {
     for (const c of chunks) stdout(c);
     return;
   }
-  const st = statOrUndefined(path);
-  if (st?.isDirectory()) throw new OutputError(`${path} is a folder: name a file`);
-  if (isDirectTarget(path, st)) {
-    const fd = openSync(path, 'w');
-    try {
-      writeChunks(fd, chunks);
-    } finally {
-      closeSync(fd);
-    }
-    return;
-  }
-  if (st !== undefined && (st.mode & 0o222) === 0) throw new OutputError(`${path} is read-only: kss does not replace it`);
-  const target = st !== undefined ? realpathSync(path) : path; // a link: its target
-  const tmp = tempPathFor(target);
-  let fd: number | undefined;
-  holdSignals();
-  inFlight.add(tmp);
+  const w = openAtomic(path, stdout);
   try {
-    fd = openTemp(tmp, st !== undefined ? st.mode & 0o7777 : 0o666);
-    writeChunks(fd, chunks);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    if (st !== undefined) chmodSync(tmp, st.mode & 0o7777); // keep the mode (the umask applied at open)
-    renameSync(tmp, target);
+    for (const c of chunks) w.write(c);
   } catch (err) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* nothing to clean */
-    }
+    w.abort();
     throw err;
-  } finally {
-    inFlight.delete(tmp);
-    releaseSoon();
   }
+  w.commit();
 }

@@ -12,7 +12,17 @@ import { loadSummary, type LoadSummary } from './load-report.js';
 
 export const TOOL_VERSION = '0.1.0';
 
+/** Where a run's records go while it runs (`kss run --trace` streaming to its file): told the
+ *  trace header once the World exists, before the first record, then every record. */
+export interface TraceSink {
+  start(header: Record<string, unknown>): void;
+  record(r: TraceRecord): void;
+}
+
 export interface RunOptions extends WorldOptions {
+  /** Streams the trace (the header, then every record). Not with `choices`: a driven run's
+   *  header says how the run went, known only at its end. */
+  traceSink?: TraceSink;
   /** Keep the convergence clock and summarise the request storm (RunResult.load): `kss run` asks
    *  for it for cluster runs. */
   load?: boolean;
@@ -168,6 +178,11 @@ export function runScenario(scenario: Scenario, opts: RunOptions = {}): RunResul
   const w = new World(scenario, opts);
   const kept = new AssertionRecords(scenario.expect, scenario.invariants.length > 0);
   if (kept.needed) w.tracer.listeners.push(kept.listen);
+  if (opts.traceSink !== undefined) {
+    if (opts.choices !== undefined) throw new Error('runScenario: traceSink with choices (a driven run\'s header is known only at its end)');
+    opts.traceSink.start(traceHeader({ scenario: { name: scenario.name, file: scenario.file, sha256: scenario.sha256 }, seed: w.seed, variant: w.variant, untilMs: w.untilMs, maxEvents: w.maxEvents }));
+    w.tracer.listeners.push(opts.traceSink.record);
+  }
   const trace = kept.records;
   w.setup();
   const byTime = new Map<number, Assertion[]>();

@@ -46,15 +46,37 @@ describe('layers', () => {
   const importsOf = (text: string) => [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
   const layer = (path: string) => path.split('/')[1];
 
-  it('seedrandom lives only in engine/rng.ts; yargs only in cli/; yaml and zod only in scenario/; chalk only in report/ and cli/', () => {
+  it('yargs only in cli/; yaml and zod only in scenario/; chalk only in report/ and cli/', () => {
     const rules: Array<[RegExp, RegExp]> = [
-      [/^seedrandom/, /^src\/engine\/rng\.ts$/],
       [/^yargs/, /^src\/cli\//],
       [/^(yaml|zod)(\/|$)/, /^src\/scenario\//],
       [/^chalk/, /^src\/(report|cli)\//],
     ];
     const bad: string[] = [];
     for (const f of files) for (const imp of importsOf(f.text)) for (const [lib, home] of rules) if (lib.test(imp) && !home.test(f.path)) bad.push(`${f.path} imports ${imp}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('src/ imports only node: built-ins and the dependencies of package.json (seedrandom, a devDependency, is for a test only)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.devDependencies.seedrandom).toBeDefined();
+    expect(pkg.dependencies.seedrandom).toBeUndefined();
+    const pkgOf = (imp: string) => (imp.startsWith('@') ? imp.split('/').slice(0, 2).join('/') : imp.split('/')[0]);
+    const bad: string[] = [];
+    const seen = new Set<string>();
+    for (const f of files) {
+      // Static imports and re-exports (from the start of a line, so not in comments), and import().
+      for (const m of f.text.matchAll(/^[ \t]*(import|export)\s([^;]*?)\sfrom\s+'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'/gm)) {
+        const imp = m[3] ?? m[4];
+        if (imp.startsWith('node:')) continue;
+        const name = pkgOf(imp);
+        seen.add(name);
+        // `import type` only: erased at build time, so a types-only devDependency is fine there.
+        const typeOnly = m[1] === 'import' && /^type\s/.test(m[2]);
+        if (!(name in pkg.dependencies) && !(typeOnly && name in pkg.devDependencies)) bad.push(`${f.path} imports ${imp}`);
+      }
+    }
+    expect([...seen].filter((n) => ['yaml', 'zod', 'yargs', 'kubernetes-types'].includes(n)).sort()).toEqual(['kubernetes-types', 'yaml', 'yargs', 'zod']);
     expect(bad).toEqual([]);
   });
 

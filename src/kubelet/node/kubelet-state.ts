@@ -154,8 +154,19 @@ export class KubeletState {
   /** The prober's liveness / startup verdicts (computePodActions kills a container that failed one). */
   readonly probeFailure = (containerID: string): 'liveness' | 'startup' | undefined =>
     this.prober.getResult('liveness', containerID) === 'Failure' ? 'liveness' : this.prober.getResult('startup', containerID) === 'Failure' ? 'startup' : undefined;
+  /** clock.toVirtual, memoized: probes, the active-deadline handler and back-off parse the same
+   *  few timestamps (a container's startedAt, a pod's startTime) over and over. */
+  private readonly toVirtualMemo = new Map<string, number | undefined>();
   /** RFC 3339 → virtual ms. */
-  readonly toVirtual = (s: string): number | undefined => this.clock.toVirtual(s);
+  readonly toVirtual = (s: string): number | undefined => {
+    const memo = this.toVirtualMemo;
+    const v = memo.get(s);
+    if (v !== undefined || memo.has(s)) return v;
+    if (memo.size > 4096) memo.clear();
+    const ms = this.clock.toVirtual(s);
+    memo.set(s, ms);
+    return ms;
+  };
   /** The pods with spec.activeDeadlineSeconds (getPodsToSync asks the active-deadline handler
    *  about them on every tick). */
   readonly deadlinePods = new Set<UID>();

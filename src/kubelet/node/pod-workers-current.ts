@@ -2,6 +2,7 @@
 // transitional generation): the pod workers of the current and transitional generations.
 import { Channel, type Proc } from '../../engine/index.js';
 import { isPodPhaseTerminal, isStaticPod, podFullName, podKey, type UID } from '../../model/pod.js';
+import { emitsNothing } from '../../model/trace.js';
 import { calculateEffectiveGracePeriod } from './grace.js';
 import { BACKOFF_JITTER, isProc, PodSyncStatus, RESYNC_JITTER, type PodWorkersOptions, type UpdatePodOptions } from './pod-workers.js';
 import type { RuntimePodStatus } from './types.js';
@@ -54,7 +55,8 @@ export class PodWorkersCurrent {
     }
     if (this.requestRestart(status, options)) return;
     if (status.isFinished()) {
-      tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
+      if (emitsNothing(tracer)) tracer.skip!('log'); // (nothing reads it: counted, not built)
+      else tracer.log('V4', 'Pod is finished processing, no further updates', podKey(pod), { uid, updateType: options.updateType });
       return;
     }
 

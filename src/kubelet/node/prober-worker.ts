@@ -10,7 +10,7 @@
 // transitional (v1.23.17): as current (v1.21+ random wait and deletion rule, v1.22 manual trigger),
 // without sidecars.
 import type { Process, Proc, Rng } from '../../engine/index.js';
-import type { Container, Pod, PodStatus, UID } from '../../model/pod.js';
+import type { Container, ContainerStatus, Pod, PodStatus, UID } from '../../model/pod.js';
 import { isRestartableInitContainer } from '../status/conditions.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { ProbeKind, ProbeManager, ProbeResult } from './prober.js';
@@ -137,8 +137,8 @@ export class ProbeWorker {
     const status = this.h.getPodStatus(this.uid);
     if (status === undefined) return true;
     if (status.phase === 'Failed' || status.phase === 'Succeeded') return false;
-    let c = status.containerStatuses?.find((s) => s.name === this.container.name);
-    if ((c === undefined || !c.containerID) && this.h.gen === 'current') c = status.initContainerStatuses?.find((s) => s.name === this.container.name);
+    let c = named(status.containerStatuses, this.container.name);
+    if ((c === undefined || !c.containerID) && this.h.gen === 'current') c = named(status.initContainerStatuses, this.container.name);
     if (c === undefined || !c.containerID) return true;
     if (this.containerID !== c.containerID) {
       if (this.containerID !== '') this.h.results.remove(this.kind, this.containerID);
@@ -178,13 +178,22 @@ export class ProbeWorker {
   }
 }
 
+/** The first status of that container name (a loop: doProbe runs on every probe tick). */
+function named(list: readonly ContainerStatus[] | undefined, name: string): ContainerStatus | undefined {
+  if (list === undefined) return undefined;
+  for (let i = 0; i < list.length; i++) if (list[i].name === name) return list[i];
+  return undefined;
+}
+
 const KINDS: readonly ProbeKind[] = ['readiness', 'liveness', 'startup'];
 
 /** The probe manager's workers (prober_manager.go AddPod / RemovePod / getWorker / CleanupPods). */
 export class ProbeWorkers {
   private readonly workers = new Map<string, ProbeWorker>();
-  /** Per pod UID, its workers' keys. */
+  /** Per pod UID, its workers' keys, each once, in the order they were first added. */
   private readonly byPod = new Map<UID, string[]>();
+  /** Per pod UID, beside byPod's keys: the worker each key holds in `workers` now (null: none). */
+  private readonly byPodWorkers = new Map<UID, Array<ProbeWorker | null>>();
 
   constructor(private readonly h: ProbeWorkerHost) {}
 
@@ -193,7 +202,22 @@ export class ProbeWorkers {
   }
 
   get(uid: UID, name: string, kind: ProbeKind): ProbeWorker | undefined {
-    return this.workers.get(ProbeWorkers.key(uid, name, kind));
+    const ws = this.byPodWorkers.get(uid);
+    if (ws === undefined) return undefined;
+    for (let i = 0; i < ws.length; i++) {
+      const w = ws[i];
+      if (w !== null && w.kind === kind && w.container.name === name) return w;
+    }
+    return undefined;
+  }
+
+  /** Keep byPodWorkers beside `workers`: the key now holds w (or nothing). */
+  private hold(uid: UID, key: string, w: ProbeWorker | null): void {
+    const keys = this.byPod.get(uid);
+    const ws = this.byPodWorkers.get(uid);
+    if (keys === undefined || ws === undefined) return;
+    const i = keys.indexOf(key);
+    if (i >= 0) ws[i] = w;
   }
 
   /** AddPod: a worker for every probe of the pod's containers (current: and its sidecars'). */
@@ -210,8 +234,15 @@ export class ProbeWorkers {
         const w = new ProbeWorker(this.h, kind, pod, c, spec);
         this.workers.set(key, w);
         const keys = this.byPod.get(uid) ?? [];
-        keys.push(key);
+        const ws = this.byPodWorkers.get(uid) ?? [];
+        const i = keys.indexOf(key);
+        if (i >= 0) ws[i] = w; // a worker that ended left its key: visited there, as before
+        else {
+          keys.push(key);
+          ws.push(w);
+        }
         this.byPod.set(uid, keys);
+        this.byPodWorkers.set(uid, ws);
         w.proc = this.h.spawn(`probe/${uid}/${c.name}/${kind}`, this.runWorker(key, w));
       }
     }
@@ -219,7 +250,10 @@ export class ProbeWorkers {
 
   private *runWorker(key: string, w: ProbeWorker): Proc<void> {
     yield* w.run();
-    if (this.workers.get(key) === w) this.workers.delete(key);
+    if (this.workers.get(key) === w) {
+      this.workers.delete(key);
+      this.hold(w.uid, key, null);
+    }
   }
 
   /** RemovePod: stop the pod's workers (each forgets its result). */
@@ -232,6 +266,7 @@ export class ProbeWorkers {
       w.cleanUp();
     }
     this.byPod.delete(uid);
+    this.byPodWorkers.delete(uid);
   }
 
   /** UpdatePodStatus's manual trigger (current): a readiness worker whose started, running

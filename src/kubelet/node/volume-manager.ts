@@ -14,11 +14,14 @@ interface TokenSource {
   index: number;
 }
 
+const NO_SOURCES: readonly TokenSource[] = Object.freeze([]);
+
 /** The pod's projected serviceAccountToken sources (spec.volumes[].projected.sources[]). */
-export function tokenSources(pod: Pod): TokenSource[] {
-  const out: TokenSource[] = [];
+export function tokenSources(pod: Pod): readonly TokenSource[] {
   const volumes = (pod.spec as { volumes?: Array<{ name?: string; projected?: { sources?: Array<{ serviceAccountToken?: unknown }> } }> } | undefined)?.volumes;
-  for (const v of volumes ?? []) {
+  if (volumes == null || volumes.length === 0) return NO_SOURCES; // (asked on every sync)
+  const out: TokenSource[] = [];
+  for (const v of volumes) {
     (v.projected?.sources ?? []).forEach((s, index) => {
       if (s.serviceAccountToken !== undefined) out.push({ volume: v.name ?? '', index });
     });
@@ -28,8 +31,10 @@ export function tokenSources(pod: Pod): TokenSource[] {
 
 /** True when every token source of the pod is mounted (nothing to ask the apiserver). */
 export function volumesMounted(kl: KubeletState, pod: Pod): boolean {
+  const sources = tokenSources(pod);
+  if (sources.length === 0) return true;
   const uid = pod.metadata?.uid ?? '';
-  return tokenSources(pod).every((s) => kl.mountedTokens.has(`${uid}/${s.volume}/${s.index}`));
+  return sources.every((s) => kl.mountedTokens.has(`${uid}/${s.volume}/${s.index}`));
 }
 
 /** WaitForAttachAndMount: request each missing token (GetServiceAccountToken → CreateToken); an
