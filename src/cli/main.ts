@@ -1,24 +1,15 @@
 // The kss command line. `main(argv, io)` is testable in-process; bin.ts wires it to the process.
 import yargs from 'yargs';
 import { EXIT_USAGE, type CliIO } from './io.js';
-import { runCommand } from './run-command.js';
-import { testCommand } from './test-command.js';
-import { replayCommandRun } from './replay-command.js';
-import { validateCommand } from './validate-command.js';
-import { schemaCommand } from './schema-command.js';
 import { normalizeArgv, numberOption } from './options.js';
-import { replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
-import { TOOL_VERSION } from '../world/run.js';
-import { exploreBuilder, exploreCommand, exploreArgsOf } from './explore-command.js';
-import { fixesCommand } from './fixes-command.js';
-import { sweepCommand } from './sweep-command.js';
-import { diffArgs, diffCommand, diffOptions } from './diff-command.js';
-import { inspectArgs, inspectCommand, inspectOptions } from './inspect-command.js';
+import { diffArgs, diffOptions, exploreArgsOf, exploreBuilder, inspectArgs, inspectOptions, replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
 
+// Each command's modules are imported when it runs (the option tables above are all `--help`
+// and the parse need): a cold `kss --help` loads yargs and these few files only.
 /** `--version`, unknown commands, repeated options: settled before yargs (options.ts). */
-function preflight(rawArgv: string[], io: CliIO): string[] | number {
+async function preflight(rawArgv: string[], io: CliIO): Promise<string[] | number> {
   if (rawArgv.length === 1 && (rawArgv[0] === '--version' || rawArgv[0] === '-V')) {
-    io.stdout(`${TOOL_VERSION}\n`);
+    io.stdout(`${(await import('../world/run.js')).TOOL_VERSION}\n`);
     return 0;
   }
   const norm = normalizeArgv(rawArgv);
@@ -28,7 +19,7 @@ function preflight(rawArgv: string[], io: CliIO): string[] | number {
 }
 
 export async function main(rawArgv: string[], io: CliIO): Promise<number> {
-  const argv = preflight(rawArgv, io);
+  const argv = await preflight(rawArgv, io);
   if (typeof argv === 'number') return argv;
   let code = 0;
   let usageError: string | undefined;
@@ -36,53 +27,53 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
     .scriptName('kss')
     .usage('kss <command> [options]\n\nkubelet status simulator: a deterministic simulator of how the kubelet keeps pod status in sync with the apiserver.')
     // (yargs runs a command's handler even after a failed validation: each handler checks usageError)
-    .command('run <scenario>', 'run one scenario and show its timeline and verdict', runOptions, (a) => {
-      if (usageError === undefined) code = runCommand(runArgs(a), io);
+    .command('run <scenario>', 'run one scenario and show its timeline and verdict', runOptions, async (a) => {
+      if (usageError === undefined) code = (await import('./run-command.js')).runCommand(runArgs(a), io);
     })
     .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions, async (a) => {
       if (usageError !== undefined) return;
-      if (a.sweep !== undefined) code = sweepCommand({ sweep: a.sweep, paths: (a.paths as string[] | undefined) ?? [], seed: a.seed, maxEvents: a['max-events'] }, io);
-      else code = await testCommand(testArgs(a), io);
+      if (a.sweep !== undefined) code = (await import('./sweep-command.js')).sweepCommand({ sweep: a.sweep, paths: (a.paths as string[] | undefined) ?? [], seed: a.seed, maxEvents: a['max-events'] }, io);
+      else code = await (await import('./test-command.js')).testCommand(testArgs(a), io);
     })
     .command(
       'replay <trace> [scenario]',
       'run a trace file\'s scenario again and require a byte-identical trace',
       replayOptions,
-      (a) => {
+      async (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] }, io);
+        code = (await import('./replay-command.js')).replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] }, io);
       },
     )
     .command(
       'validate <scenarios..>',
       'check scenario files without running them',
       (y) => y.positional('scenarios', { type: 'string', array: true, demandOption: true, describe: 'scenario files or folders' }),
-      (a) => {
+      async (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = validateCommand({ scenarios: a.scenarios as string[] }, io);
+        code = (await import('./validate-command.js')).validateCommand({ scenarios: a.scenarios as string[] }, io);
       },
     )
-    .command('inspect <scenario>', 'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults', inspectOptions, (a) => {
-      if (usageError === undefined) code = inspectCommand(inspectArgs(a), io);
+    .command('inspect <scenario>', 'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults', inspectOptions, async (a) => {
+      if (usageError === undefined) code = (await import('./inspect-command.js')).inspectCommand(inspectArgs(a), io);
     })
-    .command('diff <inputs..>', 'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files', diffOptions, (a) => {
-      if (usageError === undefined) code = diffCommand(diffArgs(a), io);
+    .command('diff <inputs..>', 'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files', diffOptions, async (a) => {
+      if (usageError === undefined) code = (await import('./diff-command.js')).diffCommand(diffArgs(a), io);
     })
     .command(
       'schema',
       'print the JSON Schema of the scenario format',
       (y) => y.option('output', { alias: 'o', type: 'string', describe: 'write it to FILE (whole or not at all)' }),
-      (a) => {
+      async (a) => {
         if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = schemaCommand({ output: a.output }, io);
+        code = (await import('./schema-command.js')).schemaCommand({ output: a.output }, io);
       },
     )
     .command('explore <scenario> [dirs..]', 'search a scenario\'s faults for invariant violations and shrink each find (kss explore merge DIR... folds shard results)', exploreBuilder(numberOption), async (a) => {
       if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-      code = await exploreCommand(exploreArgsOf(a), io);
+      code = await (await import('./explore-command.js')).exploreCommand(exploreArgsOf(a), io);
     })
-    .command('fixes', 'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)', (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }), (a) => {
-      if (usageError === undefined) code = fixesCommand({ format: a.format }, io);
+    .command('fixes', 'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)', (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }), async (a) => {
+      if (usageError === undefined) code = (await import('./fixes-command.js')).fixesCommand({ format: a.format }, io);
     })
     .epilogue('kss --version prints the version. Each option is given once; --tag alone repeats.')
     .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff, explore, fixes')

@@ -15,29 +15,10 @@ import { runSuite, SuiteUsageError, type SuiteResult } from '../testing/suite.js
 import { suiteJUnit, suiteJson } from '../testing/reports.js';
 import type { CaseResult } from '../testing/types.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { Reporter, TestArgs } from './args.js';
 
-export type Reporter = 'pretty' | 'junit' | 'json';
+export type { Reporter, TestArgs };
 
-export interface TestArgs {
-  paths: string[];
-  tag?: string[];
-  grep?: string;
-  shard?: string;
-  seeds?: number;
-  seed?: number;
-  statusManager?: Variant;
-  jobs?: number;
-  reporter?: Reporter;
-  output?: string;
-  update?: boolean;
-  ci?: boolean;
-  bail?: boolean;
-  /** Wall-clock seconds per case (worker mode). */
-  timeout?: number;
-  maxEvents?: number;
-  /** Show passing cases' notes and every case line (default true); false: failures and the summary only. */
-  verbose?: boolean;
-}
 
 export const DEFAULT_TEST_PATHS = ['scenarios'];
 
