@@ -25,11 +25,13 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
 const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {
   ...scalingPoints,
   'load-10k': () => loadBench(10_000),
+  'load-10k-replicas': () => loadBench(10_000, 'replicas'),
   'load-100k': () => loadBench(100_000),
+  'load-100k-replicas': () => loadBench(100_000, 'replicas'),
 };
 
 /** Names that stand for several cases, each run in a fresh process (`npm run bench -- load`). */
-const groups: Record<string, string[]> = { load: ['load-10k', 'load-100k'] };
+const groups: Record<string, string[]> = { load: ['load-10k', 'load-10k-replicas', 'load-100k', 'load-100k-replicas'] };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
