@@ -2,6 +2,7 @@
 // Wall-clock use is the point of a benchmark; this file is not simulation code.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { coldRun } from './cold-run.js';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
@@ -16,6 +17,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'status-manager-1000': () => statusManager1000('current'),
   'status-manager-1000-classic': () => statusManager1000('classic'),
   'node-110': node110,
+  'cold-run': coldRun,
   'kss-test': kssTest,
   'long-crashloop': longCrashloop,
   'node-scaling': nodeScaling,

@@ -61,8 +61,8 @@ export const MIN_CASES_PER_WORKER = 16;
  *  measured slower on 2 workers than in-process) and enough cases to share; else in-process. */
 export function autoJobs(cases: number, cpus: number = availableParallelism()): { jobs: number; why: string } {
   const jobs = Math.max(1, Math.min(cpus, 4));
-  if (cpus < 3) return { jobs: 1, why: `${cpus} CPU${cpus === 1 ? '' : 's'}` };
   if (cases < MIN_CASES_PER_WORKER * 2) return { jobs: 1, why: `${cases} case${cases === 1 ? '' : 's'}` };
+  if (cpus < 3) return { jobs: 1, why: `${cpus} CPU${cpus === 1 ? '' : 's'}` };
   const n = Math.min(jobs, Math.floor(cases / MIN_CASES_PER_WORKER));
   return { jobs: n, why: `${cpus} CPUs, ${cases} cases` };
 }
