@@ -2,7 +2,6 @@
 // Kubernetes Pod schema → Scenario, or every issue found (the first MAX_ISSUES of them), each
 // pointing at its place in the file. Every step is linear in the size of the document.
 import { createHash } from 'node:crypto';
-import { parse } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { checkPodFields } from './k8s/podcheck.js';
@@ -12,7 +11,7 @@ import { readScenarioText, tooLarge } from './read.js';
 import { scenarioSchema } from './schema.js';
 import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
-import { MAX_FILE_BYTES, parseYaml } from './yaml.js';
+import { MAX_FILE_BYTES, parseYaml, yamlLib } from './yaml.js';
 
 /** A load that succeeded may still carry warnings (issues with severity 'warning'); a failed one
  *  lists its errors and warnings together, in file order. On failure, `text` is the file's text when it could be read (for code frames: a caller need
@@ -52,7 +51,7 @@ function load(text: string, file: string, hash: string, overrides: Overrides = [
   const y = parseYaml(text, file);
   if (!y.ok) return { ok: false, issues: tidy(y.issues, file) };
   const { doc, at } = y;
-  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(parse(yaml)));
+  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(yamlLib().parse(yaml)));
 
   // Aliases that expand too far make toJS throw: an issue of the file like any other.
   let data: unknown;

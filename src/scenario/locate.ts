@@ -1,11 +1,13 @@
 // Where a path of the document is in the text: the `yaml` document's nodes, searched by path.
-import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
+import type { Document, Pair, YAMLMap } from 'yaml';
 import type { PathSeg } from './issues.js';
+import { yamlLib } from './yaml.js';
 
 /** Finds the source range [start, end) of the node at a path: the deepest node that exists (so
  *  a missing field points at its parent map), or the key itself when `atKey`. Each map's keys
  *  are indexed the first time it is searched, so many lookups stay linear in the document. */
 export function locator(doc: Document.Parsed): (path: PathSeg[], atKey: boolean) => [number, number] | undefined {
+  const { isAlias, isMap, isScalar, isSeq } = yamlLib();
   const index = new WeakMap<YAMLMap, Map<string, Pair>>();
   const pairOf = (m: YAMLMap, seg: PathSeg): Pair | undefined => {
     let keys = index.get(m);
