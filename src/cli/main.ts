@@ -22,9 +22,7 @@ type Parsed = Record<string, unknown>;
 type Handler = (a: Parsed, io: CliIO) => Promise<number>;
 const as = <F extends (x: never) => unknown>(a: Parsed) => a as Parameters<F>[0];
 
-/** Each command's handler, its modules imported only when it runs. The handlers are not yargs's:
- *  a command with a yargs handler makes yargs render the whole help text after it (to cache it),
- *  about 35 ms of a cold start; here yargs only parses and checks. */
+/** Each command's handler, its modules imported only when it runs; yargs only parses and checks. */
 const HANDLERS: Record<CommandName, Handler> = {
   run: async (a, io) => (await import('./run-command.js')).runCommand(runArgs(as<typeof runArgs>(a)), io),
   test: async (a, io) => {
@@ -40,6 +38,16 @@ const HANDLERS: Record<CommandName, Handler> = {
   explore: async (a, io) => (await import('./explore-command.js')).exploreCommand(exploreArgsOf(a), io),
   fixes: async (a, io) => (await import('./fixes-command.js')).fixesCommand({ format: a.format as 'table' | 'json' }, io),
 };
+
+/** yargs renders the whole help text after it has run a command, to cache it for a help shown
+ *  later from a handler: about 35 ms of every cold start (string widths of every cell), for a
+ *  text kss never shows then (help goes out before any command runs, usage errors print only
+ *  their message). The cache is skipped; help itself is rendered when asked for, as before. */
+function skipHelpCache(parser: unknown): void {
+  const internal = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
 
 export async function main(rawArgv: string[], io: CliIO): Promise<number> {
   const argv = await preflight(rawArgv, io);
@@ -66,6 +74,7 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
     .fail((msg, err) => {
       usageError = msg ?? err?.message ?? 'usage error';
     });
+  skipHelpCache(parser);
   let helpOut = '';
   const parsed = await parser.parseAsync(argv, {}, (_err, _argv, output) => {
     helpOut = output;
