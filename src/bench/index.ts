@@ -2,6 +2,7 @@
 // Wall-clock use is the point of a benchmark; this file is not simulation code.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { coldRun } from './cold-run.js';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
 import { kssTest } from './kss-test.js';
@@ -16,6 +17,7 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'status-manager-1000': () => statusManager1000('current'),
   'status-manager-1000-classic': () => statusManager1000('classic'),
   'node-110': node110,
+  'cold-run': coldRun,
   'kss-test': kssTest,
   'long-crashloop': longCrashloop,
   'node-scaling': nodeScaling,
@@ -25,11 +27,13 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
 const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {
   ...scalingPoints,
   'load-10k': () => loadBench(10_000),
+  'load-10k-replicas': () => loadBench(10_000, 'replicas'),
   'load-100k': () => loadBench(100_000),
+  'load-100k-replicas': () => loadBench(100_000, 'replicas'),
 };
 
 /** Names that stand for several cases, each run in a fresh process (`npm run bench -- load`). */
-const groups: Record<string, string[]> = { load: ['load-10k', 'load-100k'] };
+const groups: Record<string, string[]> = { load: ['load-10k', 'load-10k-replicas', 'load-100k', 'load-100k-replicas'] };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

@@ -6,7 +6,6 @@
 // self-contained page of the same.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ArgumentsCamelCase, Argv } from 'yargs';
 import type { TraceRecord } from '../model/trace.js';
 import { parseDuration } from '../model/time.js';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
@@ -17,32 +16,12 @@ import { mermaidLines } from '../report/mermaid.js';
 import { shivizMulti } from '../report/shiviz.js';
 import { diffHtml } from '../report/diff-html.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { DiffArgs } from './args.js';
+
+export type { DiffArgs };
 import { parseTraceHeader } from './replay-command.js';
 import { readSource } from './run-command.js';
 
-export interface DiffArgs {
-  inputs: string[];
-  seeds?: string;
-  /** "A,B": the two generations (default classic,current). */
-  generations?: string;
-  statusManager?: Variant;
-  until?: string;
-  format: 'text' | 'mermaid' | 'shiviz' | 'html';
-}
-
-export function diffOptions(y: Argv) {
-  return y
-    .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'a scenario file, or two trace files of kss run --trace' })
-    .option('seeds', { type: 'string', describe: 'A,B: one generation under two seeds' })
-    .option('generations', { type: 'string', describe: 'A,B: the two generations compared (default classic,current; also transitional)' })
-    .option('status-manager', { choices: ['classic', 'transitional', 'current'] as const, describe: 'with --seeds: the generation' })
-    .option('until', { type: 'string', describe: 'virtual end time, a Go duration' })
-    .option('format', { choices: ['text', 'mermaid', 'shiviz', 'html'] as const, default: 'text' as const, describe: 'aligned text, two Mermaid diagrams (Markdown), one ShiViz log of both, or a self-contained HTML page' });
-}
-
-export function diffArgs(a: ArgumentsCamelCase<{ inputs?: string[]; seeds?: string; generations?: string; 'status-manager'?: Variant; until?: string; format: DiffArgs['format'] }>): DiffArgs {
-  return { inputs: a.inputs as string[], seeds: a.seeds, generations: a.generations, statusManager: a['status-manager'], until: a.until, format: a.format };
-}
 
 function readTraceFile(path: string, shown: string): DiffSide | string {
   let text: string;

@@ -6,87 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import type { Argv } from 'yargs';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
 import { makeChalk } from '../report/pretty.js';
-import { DEFAULT_RUNS, explore, type ExploreResult } from '../explore/explore.js';
+import { explore, type ExploreResult } from '../explore/explore.js';
 import { parseShardSpec, shardFromEnv, type Shard } from '../explore/parallel.js';
 import { junitOf, mergeReports, MergeError, reportJson, writeOutput } from '../explore/report.js';
 import { ShrinkError } from '../explore/finish.js';
 import { choiceLogAvailable } from '../explore/choices.js';
 import type { ExploreReport, Oracle, Progress } from '../explore/types.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { ExploreArgs } from './args.js';
 
-export interface ExploreArgs {
-  scenario: string;
-  dirs?: string[];
-  runs?: number;
-  time?: string;
-  strategy?: 'random' | 'pct' | 'exhaustive';
-  depth?: number;
-  maxDeviations?: number;
-  seed?: number;
-  jobs?: number;
-  shard?: string;
-  shardFromEnv?: boolean;
-  shardTotal?: number;
-  oracle?: Oracle;
-  out?: string;
-  reporter?: 'pretty' | 'json' | 'junit';
-  ci?: boolean;
-  shrink?: boolean;
-  /** Progress display: a live bar on a terminal (default: process.stderr.isTTY and not --ci). */
-  tty?: boolean;
-  env?: Record<string, string | undefined>;
-}
+export type { ExploreArgs };
 
-type NumberOption = (name: string, opts?: { int?: boolean; min?: number }) => (v: unknown) => number | undefined;
-
-/** The options of `kss explore` (main.ts registers the command with this builder). */
-export function exploreBuilder(num: NumberOption) {
-  return (y: Argv) =>
-    y
-      .positional('scenario', { type: 'string', demandOption: true, describe: 'a scenario file (or `merge`, then the shard folders)' })
-      .positional('dirs', { type: 'string', array: true, describe: 'with merge: the --out folders of the shards' })
-      .option('runs', { type: 'number', coerce: num('runs', { int: true, min: 1 }), describe: `runs to try (default ${DEFAULT_RUNS}); with --shard, of the whole search` })
-      .option('time', { type: 'string', describe: 'a wall-clock budget instead of --runs (a Go duration: 30s, 5m)' })
-      .option('strategy', { choices: ['random', 'pct', 'exhaustive'] as const, default: 'random' as const, describe: 'search strategy' })
-      .option('depth', { type: 'number', coerce: num('depth', { int: true, min: 1 }), describe: 'pct: bug depth d (d−1 priority-change points; default 3)' })
-      .option('max-deviations', { type: 'number', coerce: num('max-deviations', { int: true, min: 0 }), describe: 'exhaustive: most choices per run that differ from the default run (default 2)' })
-      .option('seed', { type: 'number', coerce: num('seed', { int: true }), describe: 'base seed of the search (default spec.seed)' })
-      .option('jobs', { alias: 'j', type: 'number', coerce: num('jobs', { int: true, min: 1 }), describe: 'worker threads (default 1)' })
-      .option('shard', { type: 'string', describe: 'i/n: the i-th of n disjoint parts of the search' })
-      .option('shard-from-env', { type: 'boolean', default: false, describe: 'the shard from JOB_COMPLETION_INDEX (+ --shard-total or KSS_SHARD_TOTAL) or CI_NODE_INDEX/CI_NODE_TOTAL' })
-      .option('shard-total', { type: 'number', coerce: num('shard-total', { int: true, min: 1 }), describe: 'the number of shards, with --shard-from-env and JOB_COMPLETION_INDEX' })
-      .option('oracle', { choices: ['invariants', 'expect', 'both'] as const, default: 'invariants' as const, describe: 'what counts as a failure' })
-      .option('out', { alias: 'o', type: 'string', describe: 'output folder: report.json, finds/<id>.yaml, traces (default kss-explore)' })
-      .option('reporter', { choices: ['pretty', 'json', 'junit'] as const, default: 'pretty' as const, describe: 'report format on stdout' })
-      .option('ci', { type: 'boolean', default: false, describe: 'plain periodic progress lines even on a terminal' })
-      .option('shrink', { type: 'boolean', default: true, describe: 'shrink each find (--no-shrink: keep it as found)' });
-}
-
-export function exploreArgsOf(a: Record<string, unknown>): ExploreArgs {
-  return {
-    scenario: a.scenario as string,
-    dirs: a.dirs as string[] | undefined,
-    runs: a.runs as number | undefined,
-    time: a.time as string | undefined,
-    strategy: a.strategy as ExploreArgs['strategy'],
-    depth: a.depth as number | undefined,
-    maxDeviations: a['max-deviations'] as number | undefined,
-    seed: a.seed as number | undefined,
-    jobs: a.jobs as number | undefined,
-    shard: a.shard as string | undefined,
-    shardFromEnv: a['shard-from-env'] as boolean,
-    shardTotal: a['shard-total'] as number | undefined,
-    oracle: a.oracle as Oracle,
-    out: a.out as string | undefined,
-    reporter: a.reporter as ExploreArgs['reporter'],
-    ci: a.ci as boolean,
-    shrink: a.shrink as boolean,
-  };
-}
 
 const usage = (io: CliIO, msg: string) => {
   io.stderr(`error USAGE: ${msg}\n`);

@@ -1,7 +1,6 @@
 // `kss inspect <scenario> --at 12.5s [--pod P] [--seed S] [--status-manager V]`: run the scenario up
 // to that instant (after every event at it) and print the world then as YAML.
 import { resolve } from 'node:path';
-import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { parseDuration } from '../model/time.js';
 import { loadScenarioFile, renderIssues } from '../scenario/index.js';
 import type { Variant } from '../scenario/types.js';
@@ -9,28 +8,11 @@ import { runScenario } from '../world/run.js';
 import { worldSnapshot } from '../world/world-snapshot.js';
 import { faultsInForce, inspectYaml, requestsInFlight } from '../report/inspect.js';
 import { EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { InspectArgs } from './args.js';
+
+export type { InspectArgs };
 import { readSource } from './run-command.js';
 
-export interface InspectArgs {
-  scenario: string;
-  at?: string;
-  pod?: string;
-  seed?: string | number;
-  statusManager?: Variant;
-}
-
-export function inspectOptions(y: Argv) {
-  return y
-    .positional('scenario', { type: 'string', demandOption: true, describe: 'path to a scenario YAML file' })
-    .option('at', { type: 'string', demandOption: true, describe: 'the instant, a Go duration (after every event at it)' })
-    .option('pod', { type: 'string', describe: 'only this pod (name or ns/name)' })
-    .option('seed', { type: 'string', describe: 'seed (overrides spec.seed), a whole number' })
-    .option('status-manager', { choices: ['classic', 'transitional', 'current'] as const, describe: 'generation (overrides spec.kubelet.statusManager)' });
-}
-
-export function inspectArgs(a: ArgumentsCamelCase<{ scenario?: string; at?: string; pod?: string; seed?: string; 'status-manager'?: Variant }>): InspectArgs {
-  return { scenario: a.scenario as string, at: a.at, pod: a.pod, seed: a.seed, statusManager: a['status-manager'] };
-}
 
 export function inspectCommand(a: InspectArgs, io: CliIO): number {
   const atMs = a.at === undefined ? undefined : parseDuration(a.at);

@@ -1,24 +1,15 @@
 // The kss command line. `main(argv, io)` is testable in-process; bin.ts wires it to the process.
 import yargs from 'yargs';
 import { EXIT_USAGE, type CliIO } from './io.js';
-import { runCommand } from './run-command.js';
-import { testCommand } from './test-command.js';
-import { replayCommandRun } from './replay-command.js';
-import { validateCommand } from './validate-command.js';
-import { schemaCommand } from './schema-command.js';
-import { normalizeArgv, numberOption } from './options.js';
-import { replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
-import { TOOL_VERSION } from '../world/run.js';
-import { exploreBuilder, exploreCommand, exploreArgsOf } from './explore-command.js';
-import { fixesCommand } from './fixes-command.js';
-import { sweepCommand } from './sweep-command.js';
-import { diffArgs, diffCommand, diffOptions } from './diff-command.js';
-import { inspectArgs, inspectCommand, inspectOptions } from './inspect-command.js';
+import { normalizeArgv, numberOption, type CommandName } from './options.js';
+import { diffArgs, diffOptions, exploreArgsOf, exploreBuilder, inspectArgs, inspectOptions, replayOptions, runArgs, runOptions, testArgs, testOptions } from './commands.js';
 
+// Each command's modules are imported when it runs (the option tables above are all `--help`
+// and the parse need): a cold `kss --help` loads yargs and these few files only.
 /** `--version`, unknown commands, repeated options: settled before yargs (options.ts). */
-function preflight(rawArgv: string[], io: CliIO): string[] | number {
+async function preflight(rawArgv: string[], io: CliIO): Promise<string[] | number> {
   if (rawArgv.length === 1 && (rawArgv[0] === '--version' || rawArgv[0] === '-V')) {
-    io.stdout(`${TOOL_VERSION}\n`);
+    io.stdout(`${(await import('../world/run.js')).TOOL_VERSION}\n`);
     return 0;
   }
   const norm = normalizeArgv(rawArgv);
@@ -27,63 +18,53 @@ function preflight(rawArgv: string[], io: CliIO): string[] | number {
   return EXIT_USAGE;
 }
 
+type Parsed = Record<string, unknown>;
+type Handler = (a: Parsed, io: CliIO) => Promise<number>;
+const as = <F extends (x: never) => unknown>(a: Parsed) => a as Parameters<F>[0];
+
+/** Each command's handler, its modules imported only when it runs; yargs only parses and checks. */
+const HANDLERS: Record<CommandName, Handler> = {
+  run: async (a, io) => (await import('./run-command.js')).runCommand(runArgs(as<typeof runArgs>(a)), io),
+  test: async (a, io) => {
+    const t = as<typeof testArgs>(a);
+    if (t.sweep !== undefined) return (await import('./sweep-command.js')).sweepCommand({ sweep: t.sweep, paths: (t.paths as string[] | undefined) ?? [], seed: t.seed, maxEvents: t['max-events'] }, io);
+    return (await import('./test-command.js')).testCommand(testArgs(t), io);
+  },
+  replay: async (a, io) => (await import('./replay-command.js')).replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] as number | undefined }, io),
+  validate: async (a, io) => (await import('./validate-command.js')).validateCommand({ scenarios: a.scenarios as string[] }, io),
+  inspect: async (a, io) => (await import('./inspect-command.js')).inspectCommand(inspectArgs(as<typeof inspectArgs>(a)), io),
+  diff: async (a, io) => (await import('./diff-command.js')).diffCommand(diffArgs(as<typeof diffArgs>(a)), io),
+  schema: async (a, io) => (await import('./schema-command.js')).schemaCommand({ output: a.output as string | undefined }, io),
+  explore: async (a, io) => (await import('./explore-command.js')).exploreCommand(exploreArgsOf(a), io),
+  fixes: async (a, io) => (await import('./fixes-command.js')).fixesCommand({ format: a.format as 'table' | 'json' }, io),
+};
+
+/** yargs renders the whole help text after it has run a command, to cache it for a help shown
+ *  later from a handler: about 35 ms of every cold start (string widths of every cell), for a
+ *  text kss never shows then (help goes out before any command runs, usage errors print only
+ *  their message). The cache is skipped; help itself is rendered when asked for, as before. */
+function skipHelpCache(parser: unknown): void {
+  const internal = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internal?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 export async function main(rawArgv: string[], io: CliIO): Promise<number> {
-  const argv = preflight(rawArgv, io);
+  const argv = await preflight(rawArgv, io);
   if (typeof argv === 'number') return argv;
-  let code = 0;
   let usageError: string | undefined;
   const parser = yargs(argv)
     .scriptName('kss')
     .usage('kss <command> [options]\n\nkubelet status simulator: a deterministic simulator of how the kubelet keeps pod status in sync with the apiserver.')
-    // (yargs runs a command's handler even after a failed validation: each handler checks usageError)
-    .command('run <scenario>', 'run one scenario and show its timeline and verdict', runOptions, (a) => {
-      if (usageError === undefined) code = runCommand(runArgs(a), io);
-    })
-    .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions, async (a) => {
-      if (usageError !== undefined) return;
-      if (a.sweep !== undefined) code = sweepCommand({ sweep: a.sweep, paths: (a.paths as string[] | undefined) ?? [], seed: a.seed, maxEvents: a['max-events'] }, io);
-      else code = await testCommand(testArgs(a), io);
-    })
-    .command(
-      'replay <trace> [scenario]',
-      'run a trace file\'s scenario again and require a byte-identical trace',
-      replayOptions,
-      (a) => {
-        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = replayCommandRun({ trace: a.trace as string, scenario: a.scenario as string | undefined, maxEvents: a['max-events'] }, io);
-      },
-    )
-    .command(
-      'validate <scenarios..>',
-      'check scenario files without running them',
-      (y) => y.positional('scenarios', { type: 'string', array: true, demandOption: true, describe: 'scenario files or folders' }),
-      (a) => {
-        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = validateCommand({ scenarios: a.scenarios as string[] }, io);
-      },
-    )
-    .command('inspect <scenario>', 'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults', inspectOptions, (a) => {
-      if (usageError === undefined) code = inspectCommand(inspectArgs(a), io);
-    })
-    .command('diff <inputs..>', 'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files', diffOptions, (a) => {
-      if (usageError === undefined) code = diffCommand(diffArgs(a), io);
-    })
-    .command(
-      'schema',
-      'print the JSON Schema of the scenario format',
-      (y) => y.option('output', { alias: 'o', type: 'string', describe: 'write it to FILE (whole or not at all)' }),
-      (a) => {
-        if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-        code = schemaCommand({ output: a.output }, io);
-      },
-    )
-    .command('explore <scenario> [dirs..]', 'search a scenario\'s faults for invariant violations and shrink each find (kss explore merge DIR... folds shard results)', exploreBuilder(numberOption), async (a) => {
-      if (usageError !== undefined) return; // (yargs runs the handler after a failed validation)
-      code = await exploreCommand(exploreArgsOf(a), io);
-    })
-    .command('fixes', 'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)', (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }), (a) => {
-      if (usageError === undefined) code = fixesCommand({ format: a.format }, io);
-    })
+    .command('run <scenario>', 'run one scenario and show its timeline and verdict', runOptions)
+    .command('test [paths..]', 'run scenarios as a regression suite: expectations, invariants and golden traces (default path: scenarios/)', testOptions)
+    .command('replay <trace> [scenario]', 'run a trace file\'s scenario again and require a byte-identical trace', replayOptions)
+    .command('validate <scenarios..>', 'check scenario files without running them', (y) => y.positional('scenarios', { type: 'string', array: true, demandOption: true, describe: 'scenario files or folders' }))
+    .command('inspect <scenario>', 'the world at an instant, as YAML: cache entries, versions sent, status channel, pod workers, runtime, apiserver objects, requests in flight, faults', inspectOptions)
+    .command('diff <inputs..>', 'two runs side by side: a scenario under both generations (or --seeds A,B), or two trace files', diffOptions)
+    .command('schema', 'print the JSON Schema of the scenario format', (y) => y.option('output', { alias: 'o', type: 'string', describe: 'write it to FILE (whole or not at all)' }))
+    .command('explore <scenario> [dirs..]', 'search a scenario\'s faults for invariant violations and shrink each find (kss explore merge DIR... folds shard results)', exploreBuilder(numberOption))
+    .command('fixes', 'list the upstream fixes a scenario can take back out (spec.kubelet.revertFixes)', (y) => y.option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'output format' }))
     .epilogue('kss --version prints the version. Each option is given once; --tag alone repeats.')
     .demandCommand(1, 'name a command: run, test, replay, validate, schema, inspect, diff, explore, fixes')
     .strict()
@@ -93,14 +74,23 @@ export async function main(rawArgv: string[], io: CliIO): Promise<number> {
     .fail((msg, err) => {
       usageError = msg ?? err?.message ?? 'usage error';
     });
+  skipHelpCache(parser);
   let helpOut = '';
-  await parser.parseAsync(argv, {}, (_err, _argv, output) => {
+  const parsed = await parser.parseAsync(argv, {}, (_err, _argv, output) => {
     helpOut = output;
   });
   if (usageError !== undefined) {
     io.stderr(`${usageError}\nrun 'kss --help' for usage\n`);
     return EXIT_USAGE;
   }
-  if (helpOut) io.stdout(helpOut + '\n');
-  return code;
+  if (helpOut) {
+    io.stdout(helpOut + '\n');
+    return 0;
+  }
+  const handler = HANDLERS[String(parsed._[0]) as CommandName];
+  if (handler === undefined) {
+    io.stderr(`name a command: ${Object.keys(HANDLERS).join(', ')}\nrun 'kss --help' for usage\n`);
+    return EXIT_USAGE;
+  }
+  return handler(parsed, io);
 }

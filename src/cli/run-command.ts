@@ -19,27 +19,9 @@ import { replayCommandFor } from '../testing/replay-line.js';
 import { echo } from './options.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
 import type { Variant } from '../scenario/types.js';
+import type { RunArgs } from './args.js';
 
-export interface RunArgs extends ViewArgs {
-  scenario: string;
-  seed?: number;
-  until?: string;
-  statusManager?: Variant;
-  trace?: string;
-  format: 'pretty' | 'json' | 'mermaid';
-  stats: boolean;
-  verbose: boolean;
-  maxEvents?: number;
-  quiet?: boolean;
-  /** Drive the run from this choices file (docs/choices.md). */
-  choices?: string;
-  /** Write the run's choices to this file. */
-  recordChoices?: string;
-  /** Same-instant ties become choice points (left in insertion order unless --choices says). */
-  ties?: boolean;
-  /** ... drawn from the seed. */
-  randomTies?: boolean;
-}
+export type { RunArgs };
 
 /** The command that reproduces a run: the options that changed it, and no others. */
 export function replayCommand(r: RunResult, given: { untilMs?: number; maxEvents?: number } = {}): string {

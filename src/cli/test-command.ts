@@ -15,29 +15,10 @@ import { runSuite, SuiteUsageError, type SuiteResult } from '../testing/suite.js
 import { suiteJUnit, suiteJson } from '../testing/reports.js';
 import type { CaseResult } from '../testing/types.js';
 import { EXIT_FAIL, EXIT_PASS, EXIT_USAGE, type CliIO } from './io.js';
+import type { Reporter, TestArgs } from './args.js';
 
-export type Reporter = 'pretty' | 'junit' | 'json';
+export type { Reporter, TestArgs };
 
-export interface TestArgs {
-  paths: string[];
-  tag?: string[];
-  grep?: string;
-  shard?: string;
-  seeds?: number;
-  seed?: number;
-  statusManager?: Variant;
-  jobs?: number;
-  reporter?: Reporter;
-  output?: string;
-  update?: boolean;
-  ci?: boolean;
-  bail?: boolean;
-  /** Wall-clock seconds per case (worker mode). */
-  timeout?: number;
-  maxEvents?: number;
-  /** Show passing cases' notes and every case line (default true); false: failures and the summary only. */
-  verbose?: boolean;
-}
 
 export const DEFAULT_TEST_PATHS = ['scenarios'];
 
@@ -152,7 +133,8 @@ export async function testCommand(args: TestArgs, io: CliIO): Promise<number> {
   for (const n of suite.notes) human(`${c.dim('note:')} ${n}\n`);
   if (suite.results.length === 0) human(`${c.dim('note:')} no scenario matched the filters\n`);
   const files = new Set(suite.results.map((r) => r.file)).size;
-  const how = suite.mode === 'workers' ? `${suite.jobs} worker threads` : 'in-process';
+  // How the cases ran, and why when the suite chose (no -j given).
+  const how = (suite.mode === 'workers' ? `${suite.jobs} worker thread${suite.jobs === 1 ? '' : 's'}` : 'in-process') + (suite.chosen !== undefined ? `, chosen for ${suite.chosen}` : '');
   human(c.dim(`\n${suite.results.length} case(s) from ${files} file(s) in ${(suite.wallMs / 1000).toFixed(2)}s (${how})`) + '\n');
 
   const writeFailed = reporter !== 'pretty' && !writeReport(suite, reporter, outPath, args.output, io, (t) => human(c.dim(t) + '\n'));

@@ -1,7 +1,6 @@
 // The views of `kss run`: --format mermaid, --html FILE, --trace-format chrome|shiviz, and the
 // --pod / --from / --to / --only filters. Options are declared here (addViewOptions) so that
 // main.ts and run-command.ts change only by a line or two.
-import type { Argv } from 'yargs';
 import { resolve } from 'node:path';
 import { parseDuration } from '../model/time.js';
 import type { RunResult } from '../world/run.js';
@@ -13,31 +12,10 @@ import { shivizText } from '../report/shiviz.js';
 import { explainAssertion } from '../report/explain.js';
 import type { FailedMark } from '../report/pretty.js';
 import { EXIT_USAGE, type CliIO } from './io.js';
+import { ONLY_CATEGORIES } from './commands.js';
+import type { ViewArgs } from './args.js';
 
-export interface ViewArgs {
-  pod?: string;
-  from?: string;
-  to?: string;
-  only?: string;
-  html?: string;
-  traceFormat?: 'jsonl' | 'chrome' | 'shiviz';
-}
-
-export const ONLY_CATEGORIES = ['status', 'api', 'runtime', 'pleg', 'worker', 'probe', 'fault', 'step', 'log', 'kubelet', 'mirror', 'invariant'] as const;
-
-export function addViewOptions<T>(y: Argv<T>) {
-  return y
-    .option('pod', { type: 'string', describe: 'only this pod (name or ns/name): the timeline and diagram; the HTML opens filtered to it' })
-    .option('from', { type: 'string', describe: 'diagram from this virtual time (a Go duration)' })
-    .option('to', { type: 'string', describe: 'diagram up to this virtual time (a Go duration)' })
-    .option('only', { type: 'string', describe: `timeline: only these kinds, comma-separated (${ONLY_CATEGORIES.join(',')})` })
-    .option('html', { type: 'string', describe: 'write the self-contained HTML timeline to FILE' })
-    .option('trace-format', { choices: ['jsonl', 'chrome', 'shiviz'] as const, default: 'jsonl' as const, describe: '--trace as JSON Lines, Chrome trace-event JSON (Perfetto), or a ShiViz log' });
-}
-
-export function viewArgs(a: { pod?: string; from?: string; to?: string; only?: string; html?: string; 'trace-format'?: 'jsonl' | 'chrome' | 'shiviz' }): ViewArgs {
-  return { pod: a.pod, from: a.from, to: a.to, only: a.only, html: a.html, traceFormat: a['trace-format'] };
-}
+export type { ViewArgs };
 
 export interface ParsedViews {
   pod?: string;

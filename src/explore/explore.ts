@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/types.js';
 import { yamlData } from '../scenario/yaml-text.js';
 import { TOOL_VERSION } from '../world/run.js';
 import { tieCensus } from './choices.js';
+import { DEFAULT_RUNS } from './defaults.js';
 import { exhaustiveSearch } from './exhaustive.js';
 import { faultSpace } from './faults.js';
 import { finishFind } from './finish.js';
@@ -16,7 +17,7 @@ import { mergePartials, newSearch, partialOf, searchOne, type Partial } from './
 import { pctBound, type StrategyContext } from './strategy.js';
 import type { ExploreOptions, ExploreReport, ExploreStats, Progress, ShrunkFind } from './types.js';
 
-export const DEFAULT_RUNS = 1000;
+export { DEFAULT_RUNS };
 export const DEFAULT_PCT_DEPTH = 3;
 export const DEFAULT_MAX_DEVIATIONS = 2;
 const BATCH = 64;

@@ -2,15 +2,16 @@
 // Kubernetes Pod schema → Scenario, or every issue found (the first MAX_ISSUES of them), each
 // pointing at its place in the file. Every step is linear in the size of the document.
 import { createHash } from 'node:crypto';
-import { parse, isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml';
 import { buildScenario } from './build.js';
 import { formatPath, fromZod, type Draft, type Issue, type PathSeg } from './issues.js';
 import { checkPodFields } from './k8s/podcheck.js';
+import { fastParse, lineColOf, offsetOf } from './fast-yaml.js';
+import { locator } from './locate.js';
 import { readScenarioText, tooLarge } from './read.js';
 import { scenarioSchema } from './schema.js';
 import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
-import { MAX_FILE_BYTES, parseYaml } from './yaml.js';
+import { MAX_FILE_BYTES, parseYaml, yamlLib } from './yaml.js';
 
 /** A load that succeeded may still carry warnings (issues with severity 'warning'); a failed one
  *  lists its errors and warnings together, in file order. On failure, `text` is the file's text when it could be read (for code frames: a caller need
@@ -24,11 +25,12 @@ export const MAX_ISSUES = 100;
  *  (`spec.kubelet.apiQPS` as ['spec', 'kubelet', 'apiQPS']) and a YAML value (`5`, `10s`). */
 export type Overrides = ReadonlyArray<readonly [path: readonly string[], yaml: string]>;
 
-/** Load a scenario from its text. `file` names it in issues and in the Scenario. */
-export function loadScenario(text: string, file = '<string>'): LoadResult {
+/** Load a scenario from its text. `file` names it in issues and in the Scenario. `fast: false`
+ *  reads it with the `yaml` library even when the fast reader could (the tests compare the two). */
+export function loadScenario(text: string, file = '<string>', opts: { fast?: boolean } = {}): LoadResult {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > MAX_FILE_BYTES) return { ok: false, issues: [tooLarge(file, bytes.length)] };
-  return load(text, file, sha256(bytes));
+  return load(text, file, sha256(bytes), [], opts.fast ?? true);
 }
 
 /** Read and load a scenario file; an unreadable file is an issue like any other. */
@@ -41,11 +43,15 @@ export function loadScenarioFile(path: string, overrides: Overrides = []): LoadR
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-function load(text: string, file: string, hash: string, overrides: Overrides = []): LoadResult {
+function load(text: string, file: string, hash: string, overrides: Overrides = [], fast = true): LoadResult {
+  if (fast && overrides.length === 0) {
+    const fast = fastLoad(text, file, hash);
+    if (fast) return fast;
+  }
   const y = parseYaml(text, file);
   if (!y.ok) return { ok: false, issues: tidy(y.issues, file) };
   const { doc, at } = y;
-  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(parse(yaml)));
+  for (const [path, yaml] of overrides) doc.setIn(path, doc.createNode(yamlLib().parse(yaml)));
 
   // Aliases that expand too far make toJS throw: an issue of the file like any other.
   let data: unknown;
@@ -83,6 +89,40 @@ function load(text: string, file: string, hash: string, overrides: Overrides = [
   return issues.length > 0 ? { ok: true, scenario, warnings: issues } : { ok: true, scenario };
 }
 
+/** The fast path: a file in the plain subset of YAML (fast-yaml.ts) that passes every check
+ *  loads without the `yaml` library. Anything else (a file outside the subset, any issue, even a
+ *  warning) is undefined, and load() reads the file again the full way, so what is reported and
+ *  where is exactly as before. Places come from the fast reader's offsets; a path it does not
+ *  know is found in the `yaml` document, parsed only then. */
+function fastLoad(text: string, file: string, hash: string): LoadResult | undefined {
+  const fast = fastParse(text);
+  if (!fast) return undefined;
+  const { data, offsets } = fast;
+  const parsed = scenarioSchema.safeParse(data, { reportInput: true, error: annotate });
+  if (!parsed.success || checkPodFields(data).length > 0 || crossCheck(data).length > 0) return undefined;
+  const lineCol = lineColOf(text);
+  let slow: ((path: PathSeg[]) => SourcePos) | undefined;
+  const posOf = (path: PathSeg[]): SourcePos => {
+    const offset = offsetOf(data, offsets, path);
+    if (offset !== undefined) return lineCol(offset);
+    slow ??= slowPlaces(text, file);
+    return slow(path);
+  };
+  return { ok: true, scenario: buildScenario({ raw: parsed.data, file, sha256: hash, posOf }) };
+}
+
+/** Places found in the `yaml` document, as load() finds them. */
+function slowPlaces(text: string, file: string): (path: PathSeg[]) => SourcePos {
+  const y = parseYaml(text, file);
+  if (!y.ok) return () => ({ line: 1, col: 1 });
+  const locate = locator(y.doc);
+  return (path) => {
+    const r = locate(path, false);
+    const { line, col } = r ? y.at(r[0]) : { line: 1, col: 1 };
+    return { line, col };
+  };
+}
+
 /** zod's error map sees the schema that raised an issue: note what it knows on the issue (the
  *  note survives into the final issue), so messages can suggest a key or say "integer". */
 function annotate(iss: { code?: string; inst?: unknown; expected?: string }): undefined {
@@ -90,43 +130,6 @@ function annotate(iss: { code?: string; inst?: unknown; expected?: string }): un
   if (iss.code === 'unrecognized_keys' && def?.shape) (iss as { known?: string[] }).known = Object.keys(def.shape);
   if (iss.code === 'invalid_type' && iss.expected === 'number' && /int/.test(def?.format ?? '')) iss.expected = 'int';
   return undefined;
-}
-
-/** Finds the source range [start, end) of the node at a path: the deepest node that exists (so
- *  a missing field points at its parent map), or the key itself when `atKey`. Each map's keys
- *  are indexed the first time it is searched, so many lookups stay linear in the document. */
-function locator(doc: Document.Parsed): (path: PathSeg[], atKey: boolean) => [number, number] | undefined {
-  const index = new WeakMap<YAMLMap, Map<string, Pair>>();
-  const pairOf = (m: YAMLMap, seg: PathSeg): Pair | undefined => {
-    let keys = index.get(m);
-    if (!keys) {
-      keys = new Map();
-      for (const p of m.items) if (isScalar(p.key) && !keys.has(String(p.key.value))) keys.set(String(p.key.value), p);
-      index.set(m, keys);
-    }
-    return keys.get(String(seg));
-  };
-  return (path, atKey) => {
-    let node: unknown = doc.contents;
-    let key: { range?: [number, number, number] | null } | undefined;
-    for (const [depth, seg] of path.entries()) {
-      if (isAlias(node)) node = node.resolve(doc);
-      if (isMap(node)) {
-        const pair = pairOf(node, seg);
-        if (!pair) break;
-        key = pair.key as typeof key;
-        // `key:` with nothing after it: the key is the better place to point at.
-        const empty = isScalar(pair.value) && pair.value.value === null && pair.value.range?.[0] === pair.value.range?.[1];
-        node = !pair.value || empty ? pair.key : pair.value;
-      } else if (isSeq(node) && typeof seg === 'number' && node.items[seg] !== undefined) {
-        node = node.items[seg];
-        key = undefined;
-      } else break;
-      if (atKey && key && depth === path.length - 1) node = key;
-    }
-    const range = (node as { range?: [number, number, number] | null } | null)?.range;
-    return range ? [range[0], range[1]] : undefined;
-  };
 }
 
 /** Undefined fields dropped; text echoed from the file cut to a bounded length. */

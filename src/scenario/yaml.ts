@@ -4,8 +4,17 @@
 // token tree, without recursion, before the document is composed: so input nested thousands deep
 // is refused with a position rather than overflowing a stack later on.
 import { isUtf8 } from 'node:buffer';
-import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, type CST, type Document } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlLib from 'yaml';
+import type { CST, Document, LineCounter } from 'yaml';
 import { clip, type Issue } from './issues.js';
+
+let lib: typeof YamlLib | undefined;
+/** The `yaml` library, loaded the first time a file needs it: a file the fast reader takes
+ *  (fast-yaml.ts) never does, and a cold `kss run` of one does not pay for loading it. */
+export function yamlLib(): typeof YamlLib {
+  return (lib ??= createRequire(import.meta.url)('yaml') as typeof YamlLib);
+}
 
 /** The largest scenario file read (bytes); larger ones are refused before they are parsed. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -27,6 +36,7 @@ export function placer(lines: LineCounter): Placer {
 export type YamlResult = { ok: true; doc: Document.Parsed; at: Placer } | { ok: false; issues: Issue[] };
 
 export function parseYaml(text: string, file: string): YamlResult {
+  const { Composer, LineCounter, Parser } = yamlLib();
   const lines = new LineCounter();
   const at = placer(lines);
   const tokens = [...new Parser(lines.addNewLine).parse(text)];
@@ -55,6 +65,7 @@ export function parseYaml(text: string, file: string): YamlResult {
 /** Keys given twice in one map (each map's keys in a set) and unresolved aliases, in one pass
  *  over the document. */
 function duplicateKeys(doc: Document.Parsed, issue: Issuer): Issue[] {
+  const { isAlias, isMap, isScalar, isSeq } = yamlLib();
   const out: Issue[] = [];
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0 && out.length < 1000) {

@@ -1,4 +1,5 @@
-// One test case, start to end: load the scenario by path, run it, judge the verdict and the golden.
+// One test case, start to end: the scenario (as the plan loaded it, else loaded by path), run it,
+// judge the verdict and the golden.
 // Runs the same way in a worker thread and in-process; everything it returns is a plain value.
 import { performance } from 'node:perf_hooks';
 import { loadScenarioFile } from '../scenario/index.js';
@@ -8,6 +9,7 @@ import { diffLines, firstDifference, goldenLines, goldenPathFor, readGolden } fr
 import { goldenSource } from './golden-source.js';
 import { replayCommandFor } from './replay-line.js';
 import { checkScenarioSource, sourceErrorText } from './source.js';
+import type { Scenario } from '../scenario/types.js';
 import type { CaseResult, CaseSpec, GoldenOutcome } from './types.js';
 
 export { replayCommandFor } from './replay-line.js';
@@ -50,18 +52,9 @@ export function runCase(spec: CaseSpec): CaseResult {
   const t0 = performance.now(); // wall-clock-ok: report timing only
   const base = { id: spec.id, file: spec.display, notes: [] as string[], failures: [] as string[] };
   const elapsed = () => performance.now() - t0; // wall-clock-ok: report timing only
-  const src = checkScenarioSource(spec.abs, spec.display, spec.tree);
-  if (!src.ok) return { ...base, name: spec.display, caseName: spec.display, tags: [], status: 'fail', invalid: true, failures: [sourceErrorText(spec.display, src)], durationMs: elapsed() };
-  let loaded: ReturnType<typeof loadScenarioFile>;
-  try {
-    loaded = loadScenarioFile(spec.abs);
-  } catch (err) {
-    return { ...base, name: spec.display, caseName: spec.display, tags: [], status: 'fail', crashed: true, failures: [`the loader crashed: ${errText(err)}`], durationMs: elapsed() };
-  }
-  if (!loaded.ok) {
-    return { ...base, name: spec.display, caseName: spec.display, tags: [], status: 'fail', invalid: true, failures: [renderLoadIssues(loaded, spec.abs, spec.display)], durationMs: elapsed() };
-  }
-  const scenario = { ...loaded.scenario, file: spec.display };
+  const loaded = spec.scenario ?? loadCase(spec);
+  if ('failure' in loaded) return { ...base, name: spec.display, caseName: spec.display, tags: [], status: 'fail', ...loaded.failure, durationMs: elapsed() };
+  const scenario = { ...loaded, file: spec.display };
   const seed = spec.seed ?? scenario.seed;
   const variant = spec.variant ?? scenario.kubelet.statusManager;
   const caseName = spec.multiSeed ? `${scenario.name} [seed ${seed}]` : scenario.name;
@@ -100,6 +93,21 @@ export function runCase(spec: CaseSpec): CaseResult {
     events: r.events,
     durationMs: elapsed(),
   };
+}
+
+/** A case the plan did not load (a spec built by hand): its source checked and its file loaded
+ *  here, or why not. */
+function loadCase(spec: CaseSpec): Scenario | { failure: Pick<CaseResult, 'invalid' | 'crashed' | 'failures'> } {
+  const src = checkScenarioSource(spec.abs, spec.display, spec.tree);
+  if (!src.ok) return { failure: { invalid: true, failures: [sourceErrorText(spec.display, src)] } };
+  let loaded: ReturnType<typeof loadScenarioFile>;
+  try {
+    loaded = loadScenarioFile(spec.abs);
+  } catch (err) {
+    return { failure: { crashed: true, failures: [`the loader crashed: ${errText(err)}`] } };
+  }
+  if (!loaded.ok) return { failure: { invalid: true, failures: [renderLoadIssues(loaded, spec.abs, spec.display)] } };
+  return loaded.scenario;
 }
 
 function errText(err: unknown): string {

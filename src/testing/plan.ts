@@ -131,6 +131,7 @@ function casesOf(file: DiscoveredFile, sc: Scenario, opts: PlanOptions, seeds: n
         ci: opts.ci ?? false,
         maxEvents: opts.maxEvents,
         note: seedPinned ? `runs under its own seed ${sc.seed} only (spec.pinned: [seed])` : undefined,
+        scenario: sc,
       },
     });
   }

@@ -17,7 +17,8 @@ import type { CaseResult, CaseSpec } from './types.js';
 /** planSuite's options (which cases: paths' base, tags, grep, shard, seeds, generation, goldens,
  *  event limit) and how to run them. */
 export interface SuiteOptions extends PlanOptions {
-  /** Worker threads (default min(available CPUs, 4)); 1 runs in-process. */
+  /** Worker threads; 1 runs in-process. Default: chosen by autoJobs from the CPUs and the number
+   *  of cases. */
   jobs?: number;
   /** Stop handing out cases after the first failure; the rest are reported as skipped. */
   bail?: boolean;
@@ -39,12 +40,31 @@ export interface SuiteResult {
   /** How the cases ran. */
   mode: 'workers' | 'in-process';
   jobs: number;
+  /** Why, when the suite chose (no `jobs` given): e.g. "2 CPUs". */
+  chosen?: string;
+  /** Wall time of the plan: finding, reading and loading every file (each once). */
+  planMs: number;
   /** Things worth saying that are no case's: e.g. no worker script, so in-process. */
   notes: string[];
 }
 
 export function defaultJobs(): number {
   return Math.max(1, Math.min(availableParallelism(), 4));
+}
+
+/** Cases per worker below which a worker's start (its own module loading and JIT warm-up, about
+ *  0.5 s of CPU) costs more than it saves. */
+export const MIN_CASES_PER_WORKER = 16;
+
+/** The suite's own choice when no `jobs` is given: worker threads only with at least 3 CPUs
+ *  (with 2, the workers' start-up outweighs the second core: `kss test` of the repo's scenarios
+ *  measured slower on 2 workers than in-process) and enough cases to share; else in-process. */
+export function autoJobs(cases: number, cpus: number = availableParallelism()): { jobs: number; why: string } {
+  const jobs = Math.max(1, Math.min(cpus, 4));
+  if (cases < MIN_CASES_PER_WORKER * 2) return { jobs: 1, why: `${cases} case${cases === 1 ? '' : 's'}` };
+  if (cpus < 3) return { jobs: 1, why: `${cpus} CPU${cpus === 1 ? '' : 's'}` };
+  const n = Math.min(jobs, Math.floor(cases / MIN_CASES_PER_WORKER));
+  return { jobs: n, why: `${cpus} CPUs, ${cases} cases` };
 }
 
 /** --update: write a case's golden here, in the main thread; refused when the scenario was
@@ -78,6 +98,7 @@ function skippedCase(spec: CaseSpec, why: string): CaseResult {
 export async function runSuite(paths: readonly string[], opts: SuiteOptions = {}): Promise<SuiteResult> {
   const t0 = performance.now(); // wall-clock-ok: report timing only
   const plan = planSuite(paths, opts);
+  const planMs = performance.now() - t0; // wall-clock-ok: report timing only
   const total = plan.entries.length;
   const results: Array<CaseResult | undefined> = new Array(total);
   let nextOut = 0;
@@ -102,7 +123,8 @@ export async function runSuite(paths: readonly string[], opts: SuiteOptions = {}
       specOf.set(e.spec.id, e.spec);
     }
   }
-  const jobs = Math.max(1, Math.floor(opts.jobs ?? defaultJobs()));
+  const auto = opts.jobs === undefined ? autoJobs(specs.length) : undefined;
+  const jobs = Math.max(1, Math.floor(opts.jobs ?? auto!.jobs));
   const notes: string[] = plan.orphanGoldens.map((g) => `golden ${g} has no scenario beside it (delete it, or restore its scenario)`);
   let mode: SuiteResult['mode'] = 'in-process';
   let script: URL | undefined;
@@ -131,6 +153,8 @@ export async function runSuite(paths: readonly string[], opts: SuiteOptions = {}
     skipped: done.filter((r) => r.status === 'skipped').length,
     mode,
     jobs: mode === 'workers' ? Math.min(jobs, specs.length) : 1,
+    ...(auto ? { chosen: auto.why } : {}),
+    planMs,
     notes,
   };
 }

@@ -1,5 +1,5 @@
 // The plain, structured-cloneable values that travel between the suite runner and its workers.
-import type { Variant } from '../scenario/types.js';
+import type { Scenario, Variant } from '../scenario/types.js';
 
 export type GoldenMode = 'check' | 'update' | 'off';
 
@@ -29,6 +29,9 @@ export interface CaseSpec {
   viaLink?: boolean;
   /** A note the case carries (e.g. its seed is pinned). */
   note?: string;
+  /** The scenario as the plan loaded it (so a case does not read and parse its file again; a
+   *  worker thread receives a copy). Without it, the case loads `abs` itself. */
+  scenario?: Scenario;
 }
 
 export type GoldenState =

@@ -1,5 +1,6 @@
-// Worker-thread entry of `kss test`: receives case specs, answers with case results. Each case
-// loads its scenario by path and runs it here, so the main thread only schedules and reports.
+// Worker-thread entry of `kss test`: receives case specs, answers with case results. Each spec
+// carries its scenario as the plan loaded it (else the case loads it by path); it runs here, so
+// the main thread only schedules and reports.
 import { parentPort } from 'node:worker_threads';
 import { runCase } from './case.js';
 import type { CaseSpec } from './types.js';
