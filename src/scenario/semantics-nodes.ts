@@ -41,6 +41,7 @@ export function checkNodes(spec: Obj, out: Draft[]): void {
   };
   // A pod bound to a node the cluster lacks: with spec.nodes an error (no kubelet would ever run it).
   if (many) list(spec.pods).forEach((p, i) => check(obj(obj(p)?.spec)?.nodeName, ['spec', 'pods', i, 'spec', 'nodeName']));
+  let bound: Map<string, string> | undefined;
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
     for (const [a, v] of Object.entries(s ?? {})) {
@@ -48,9 +49,32 @@ export function checkNodes(spec: Obj, out: Draft[]): void {
       if (a === 'at' || !f) continue;
       check(f.node, ['spec', 'timeline', i, a, 'node']);
       list(f.nodes).forEach((n, j) => check(n, ['spec', 'timeline', i, a, 'nodes', j]));
+      const node = str(f.node);
+      const pod = str(f.pod);
+      if (node === undefined || pod === undefined || !known.has(node)) continue;
+      const on = (bound ??= boundNodes(spec, names[0])).get(pod.includes('/') ? pod : `default/${pod}`);
+      if (on !== undefined && on !== node)
+        out.push({ code: 'INVALID_VALUE', message: `pod ${pod} is bound to node ${on} (its spec.nodeName), not ${node}: drop \`node\` (a pod step acts on the pod's node) or name ${on}`, path: ['spec', 'timeline', i, a, 'node'], got: JSON.stringify(node) });
     }
   });
   list(spec.expect).forEach((entry, i) => {
     for (const [k, v] of Object.entries(obj(entry) ?? {})) check(obj(v)?.node, ['spec', 'expect', i, k, 'node']);
   });
+}
+
+/** Each pod of spec.pods (replicas expanded) by "ns/name" → the node it is bound to. */
+function boundNodes(spec: Obj, defaultNode: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of list(spec.pods)) {
+    const m = obj(p);
+    const meta = obj(m?.metadata);
+    const name = str(meta?.name);
+    if (name === undefined) continue;
+    const node = str(obj(m?.spec)?.nodeName) ?? defaultNode;
+    const ns = str(meta?.namespace) ?? 'default';
+    const n = obj(m?.['x-kss'])?.replicas;
+    if (typeof n === 'number' && Number.isInteger(n) && n > 0) for (let r = 0; r < n; r++) out.set(`${ns}/${name}-${r}`, node);
+    else out.set(`${ns}/${name}`, node);
+  }
+  return out;
 }

@@ -119,6 +119,17 @@ describe('spec.nodes', () => {
     expect(unknown.every((i) => i.line > 0 && i.col > 0)).toBe(true);
   });
 
+  it('refuses `node:` on a pod step when the pod is bound to another node', () => {
+    const r = loadScenario(text(`  timeline:
+    - { at: 1s, exit: { pod: b-web, container: main, code: 1, node: node-c } }
+    - { at: 2s, exit: { pod: b-web, container: main, code: 1, node: node-b } }
+`));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues.map((i) => [i.code, i.path])).toEqual([['INVALID_VALUE', 'spec.timeline[0].exit.node']]);
+    expect(r.issues[0].message).toContain('bound to node node-b');
+  });
+
   it('without spec.nodes, `node:` must name the one node', () => {
     const r = loadScenario(`apiVersion: kss/v1alpha1
 kind: Scenario
