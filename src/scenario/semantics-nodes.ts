@@ -1,6 +1,7 @@
 // The checks of spec.nodes (scenario-format.md "Many nodes"): node names are unique; every node a
 // pod is bound to (spec.nodeName), a step acts on (`node:`, restartKubelet `nodes:`) or an
 // assertion counts (`node:`) is a node of the scenario — else UNKNOWN_NODE with the closest name.
+// (`x-kss.only: apiserver` pods may name any node: they are on one the scenario does not run.)
 // Without spec.nodes the scenario has one node (spec.kubelet.nodeName, default node-a): `node:`
 // must name it, and a pod's nodeName may name any other node, as before (the kubelet never sees
 // such a pod).
@@ -40,7 +41,8 @@ export function checkNodes(spec: Obj, out: Draft[]): void {
     out.push({ code: 'UNKNOWN_NODE', message: `no node ${JSON.stringify(s)} in ${where}${suggest(s, known)}`, path, got: JSON.stringify(s) });
   };
   // A pod bound to a node the cluster lacks: with spec.nodes an error (no kubelet would ever run it).
-  if (many) list(spec.pods).forEach((p, i) => check(obj(obj(p)?.spec)?.nodeName, ['spec', 'pods', i, 'spec', 'nodeName']));
+  // (`only: apiserver` pods are another node's by definition: any name goes.)
+  if (many) list(spec.pods).forEach((p, i) => obj(obj(p)?.['x-kss'])?.only !== 'apiserver' && check(obj(obj(p)?.spec)?.nodeName, ['spec', 'pods', i, 'spec', 'nodeName']));
   let bound: Map<string, string> | undefined;
   list(spec.timeline).forEach((entry, i) => {
     const s = obj(entry);
