@@ -168,6 +168,16 @@ export const FIXES = [
     where: 'kubelet/node kubelet-getters (GetPods)',
     note: 'the pod manager entry is replaced by a copy, where upstream assigned p.Status on the shared object (which other holders of the pointer saw too); read from the #84931/#84951 threads, the diff itself was not retrieved',
   },
+  {
+    name: 'noReasonMessageCarry',
+    prs: [105462],
+    release: 'v1.22.3 (by the #105358 timeline; not verified)',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-05'],
+    summary: 'generateAPIPodStatus no longer carries the reason and message of a phase it keeps, so an evicted pod\'s next status drops reason Evicted and its message (kubectl: Error)',
+    where: 'kubelet/node api-status (generateAPIPodStatus, after the three-way phase merge)',
+    note: 'the PR diff was not retrieved: #105358 (Evicted → Error after a kubelet eviction, a v1.22 regression of #102344) was closed by the v1.22 terminal-status fixes, and #111624 names #105462 as the change that made the old phase check redundant; the revert removes only the reason/message carry, not the three-way phase merge beside it',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

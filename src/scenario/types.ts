@@ -123,6 +123,9 @@ export type StepAction =
   | { action: 'addStaticPod'; pod: string }
   | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
+  | { action: 'evict'; pod: string; signal: EvictionSignal; soft?: boolean; maxPodGracePeriodSeconds?: number; threshold?: string; available?: string }
+  | { action: 'nodeShutdown'; gracePeriodSeconds: number; criticalPodsGracePeriodSeconds: number }
+  | { action: 'sigkillNoExit'; pod: string; container: string }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
   | { action: 'setContainerStartup'; pod: string; container: string; started: boolean }
@@ -132,6 +135,20 @@ export type StepAction =
   | { action: 'markDeleted'; pod: string }
   | { action: 'setDeletionSafety'; pod?: string; podResourcesReclaimed?: boolean; podCouldHaveRunningContainers?: boolean }
   | { action: 'setApiStatusVersion'; pod: string; version: number };
+
+/** The kubelet's eviction signals (evictionapi.Signal), for the `evict` step. */
+export const EVICTION_SIGNALS = [
+  'memory.available',
+  'allocatableMemory.available',
+  'nodefs.available',
+  'nodefs.inodesFree',
+  'imagefs.available',
+  'imagefs.inodesFree',
+  'containerfs.available',
+  'containerfs.inodesFree',
+  'pid.available',
+] as const;
+export type EvictionSignal = (typeof EVICTION_SIGNALS)[number];
 
 export type Step = StepAction & { atMs: number; index: number; pos: SourcePos };
 export type ActionName = StepAction['action'];

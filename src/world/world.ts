@@ -189,6 +189,7 @@ export class World implements StepContext, KubeletHost {
    *  replaces that one's comeback, as a restartApiserver while down does: there is never more
    *  than one kubelet. */
   restartKubelet(downForMs: number): void {
+    if (this.poweredOff) return;
     this.stopKubelet();
     this.pendingKubeletStart?.cancel();
     this.pendingKubeletStart = null;
@@ -198,6 +199,19 @@ export class World implements StepContext, KubeletHost {
         this.startKubelet(false);
       });
     } else this.startKubelet(false);
+  }
+
+  /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
+  poweredOff = false;
+
+  /** The end of a nodeShutdown: the kubelet stops (its in-flight requests are dropped), the
+   *  runtime's containers stop where they are, and no restart brings the kubelet back. */
+  powerOff(): void {
+    this.poweredOff = true;
+    this.stopKubelet();
+    this.pendingKubeletStart?.cancel();
+    this.pendingKubeletStart = null;
+    this.runtime?.halt();
   }
 
   behaviourOf(pod: Pod): ScenarioPod['containers'] {
