@@ -165,13 +165,17 @@ export const ACTIONS = {
   ),
   nodeShutdown: act(
     z
-      .strictObject({ gracePeriod: duration, criticalPodsGracePeriod: duration.optional() })
+      .strictObject({
+        gracePeriod: duration,
+        criticalPodsGracePeriod: duration.optional(),
+        powerOffDelay: duration.optional().meta({ description: 'from the inhibitor lock released (or logind done waiting) to the power-off: systemd stopping units (default 0)' }),
+      })
       .refine((v) => (v.criticalPodsGracePeriod ?? 0) <= v.gracePeriod, {
         path: ['criticalPodsGracePeriod'],
         message: 'criticalPodsGracePeriod is longer than gracePeriod (the kubelet would then shut nothing down gracefully)',
         params: { code: 'INVALID_VALUE', expected: 'criticalPodsGracePeriod <= gracePeriod' },
       }),
-    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000) }),
+    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay }),
   ),
   sigkillNoExit: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'sigkillNoExit', ...v })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),

@@ -124,7 +124,7 @@ export type StepAction =
   | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
   | { action: 'evict'; pod: string; signal: EvictionSignal; soft?: boolean; maxPodGracePeriodSeconds?: number; threshold?: string; available?: string }
-  | { action: 'nodeShutdown'; gracePeriodSeconds: number; criticalPodsGracePeriodSeconds: number }
+  | { action: 'nodeShutdown'; gracePeriodSeconds: number; criticalPodsGracePeriodSeconds: number; powerOffDelayMs?: number }
   | { action: 'sigkillNoExit'; pod: string; container: string }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }

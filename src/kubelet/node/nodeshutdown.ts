@@ -6,7 +6,8 @@
 // (processShutdownEvent: the kills run in goroutines; a timer of the group's grace ends the wait),
 // then releases its inhibitor lock. logind holds the shutdown until the lock is released or
 // InhibitDelayMaxSec (which the kubelet set to shutdownGracePeriod) has passed, whichever is
-// first: then the node powers off — the kubelet and the runtime stop, nothing is sent after.
+// first: then the node powers off — the kubelet and the runtime stop, nothing is sent after (a
+// scenario may give systemd's stop of the units a time, powerOffDelay; 0 by default).
 //
 // Each kill is killPodNow (eviction.ts) with the group's grace (the pod's own when shorter) and a
 // PodStatusFunc: phase Failed unless already Succeeded, reason Terminated, message "Pod was
@@ -29,6 +30,8 @@ export interface ShutdownConfig {
   gracePeriodSeconds: number;
   /** shutdownGracePeriodCriticalPods (s) */
   criticalPodsGracePeriodSeconds: number;
+  /** From logind going on with the shutdown to the kubelet's death (systemd stopping units): 0. */
+  powerOffDelayMs?: number;
 }
 
 /** ShutdownGracePeriodByPodPriority */
@@ -97,9 +100,9 @@ export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () 
   const once = (why: string): void => {
     if (off) return;
     off = true;
-    // (behind the events of the instant: the release runs in the kubelet's process, which the
-    // power-off ends)
-    kl.engine.after(0, () => {
+    // (at least behind the events of the instant: the release runs in the kubelet's process,
+    // which the power-off ends)
+    kl.engine.after(c.powerOffDelayMs ?? 0, () => {
       kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'powerOff', why });
       powerOff();
     });
