@@ -289,7 +289,7 @@ const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: e
 
 // ---- the document ----
 
-export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers'] as const;
+export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers', 'ChangeContainerStatusOnKubeletRestart'] as const;
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),

@@ -24,7 +24,14 @@ export interface Latency {
   create: LatencyRange;
 }
 
-export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
+export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart';
+
+/** A gate's default: on in current, off in classic and transitional; ChangeContainerStatusOnKubeletRestart
+ *  (KEP-4781, after every release kss ports) is on everywhere: the restart resets probe state, as
+ *  those releases do. */
+export function featureGateDefault(gate: string, variant: 'classic' | 'transitional' | 'current'): boolean {
+  return gate === 'ChangeContainerStatusOnKubeletRestart' ? true : variant === 'current';
+}
 
 export interface KubeletEventsConfig {
   /** Post through the kubelet's API client and its QPS (the 2015 kubelet) instead of an event client of its own. */
@@ -202,6 +209,7 @@ export const INVARIANT_NAMES = [
   'write-budget',
   'terminated-container-started',
   'bounded-staleness',
+  'ready-stable-across-restart',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 

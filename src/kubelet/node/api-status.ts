@@ -337,7 +337,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   s.qosClass = podQOS(pod);
   setIPs(s, podStatus, oldPodStatus, gen);
 
-  ctx.prober?.updatePodStatus(pod, s);
+  ctx.prober?.updatePodStatus(pod, s, oldPodStatus);
 
   let conditions: PodCondition[] = [];
   const apiConditions = apiStatus.conditions;

@@ -92,7 +92,7 @@ export function evictPod(kl: KubeletState, pod: Pod, req: EvictionRequest): bool
       ? { type: DisruptionTarget, status: 'True', reason: POD_REASON_TERMINATION_BY_KUBELET, message }
       : undefined;
   // record that we are evicting the pod (the Evicted event)
-  kl.log('warning', `${EVICTION_REASON}: ${message}`, podKey(pod), { uid: pod.metadata?.uid, signal: req.signal, gracePeriodOverride });
+  kl.log('warning', `${EVICTION_REASON}: ${message}`, podKey(pod), { uid: pod.metadata?.uid });
   kl.trace({ type: 'kubelet.evict', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, signal: req.signal, gracePeriodSeconds: gracePeriodOverride, message });
   const statusFn: PodStatusFunc =
     kl.gen === 'classic'

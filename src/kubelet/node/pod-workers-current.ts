@@ -81,10 +81,9 @@ export class PodWorkersCurrent {
       delete opts.killPodOptions;
     } else if (status.isTerminationRequested()) {
       const kpo = { ...(opts.killPodOptions ?? {}) };
-      // record the kill's notification and status function (v1.27+ UpdatePod), and eviction
-      if (kpo.completed !== undefined) status.notifyPostTerminating.push(kpo.completed);
+      if (kpo.completed !== undefined) status.notifyPostTerminating.push(kpo.completed); // (v1.27+: the kill's channel, status function, Evict)
       if (kpo.podStatusFunc !== undefined) status.statusPostTerminating.push(kpo.podStatusFunc);
-      if (kpo.evict) status.evicted = true;
+      status.evicted ||= kpo.evict === true;
       delete kpo.completed;
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status.gracePeriod, pod, kpo.gracePeriodSecondsOverride);
       wasGracePeriodShortened = shortened;
