@@ -170,13 +170,13 @@ export const FIXES = [
   },
   {
     name: 'noReasonMessageCarry',
-    prs: [105462],
-    release: 'v1.22.3 (by the #105358 timeline; not verified)',
+    prs: [103785],
+    release: 'v1.22 (by merge date, 2021-07)',
     generations: ['transitional', 'current'],
     bugs: ['BZ-05'],
     summary: 'generateAPIPodStatus no longer carries the reason and message of a phase it keeps, so an evicted pod\'s next status drops reason Evicted and its message (kubectl: Error)',
     where: 'kubelet/node api-status (generateAPIPodStatus, after the three-way phase merge)',
-    note: 'the PR diff was not retrieved: #105358 (Evicted → Error after a kubelet eviction, a v1.22 regression of #102344) was closed by the v1.22 terminal-status fixes, and #111624 names #105462 as the change that made the old phase check redundant; the revert removes only the reason/message carry, not the three-way phase merge beside it',
+    note: 'from the PR\'s description (smarterclayton: reason and message kept while the phase is unchanged, so that an eviction\'s survive the later updates of #102344\'s sync functions; fixes #103623), not its diff; #105358 (BZ-05) then found the v1.22 eviction still losing them ("#103623 wasn\'t actually fixed") until the three-way terminal-phase merge drafted in #105411 landed (its merged PR not read); the revert removes only the carry, not that merge',
   },
 ] as const satisfies readonly FixInfo[];
 

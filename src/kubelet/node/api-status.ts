@@ -51,7 +51,7 @@ export interface GenerateContext {
   createdCountsAsExited?: boolean;
   /** revert #54593 (a removed terminated container keeps its status): missingContainersWaiting. */
   missingContainersWaiting?: boolean;
-  noReasonMessageCarry?: boolean; // revert #105462 (a kept phase keeps its reason and message)
+  noReasonMessageCarry?: boolean; // revert #103785 (a kept phase keeps its reason and message)
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -311,7 +311,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
       if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
       else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
     }
-    // revert #105462 (v1.22.3): the regenerated status of an evicted pod loses reason and message
+    // revert #103785 (v1.22): the regenerated status of an evicted pod loses reason and message
     if (phase === oldPodStatus.phase && !ctx.noReasonMessageCarry) {
       reason = oldPodStatus.reason || apiStatus.reason || undefined;
       message = oldPodStatus.message || apiStatus.message || undefined;
