@@ -17,7 +17,7 @@
 // classic (v1.20, alpha there) hands the bare status {phase Failed, reason, message}, as the eviction
 // manager does.
 import { Deferred, type Proc } from '../../engine/index.js';
-import { isMirrorPod, isPodPhaseTerminal, podKey, type Pod, type PodStatus } from '../../model/pod.js';
+import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, type Pod, type PodStatus } from '../../model/pod.js';
 import { DisruptionTarget, gateEnabled } from '../status/types.js';
 import { killPodNow, POD_REASON_TERMINATION_BY_KUBELET, SYSTEM_CRITICAL_PRIORITY, updatePodCondition } from './eviction.js';
 import type { KubeletState } from './kubelet-state.js';
@@ -93,6 +93,20 @@ function shutdownStatus(kl: KubeletState): (s: PodStatus) => PodStatus {
   };
 }
 
+/** The pods whose newest cached status version the apiserver has not acknowledged (what the
+ *  power-off loses), as "ns/name", sorted. */
+export function unsentPods(kl: KubeletState): string[] {
+  const out: string[] = [];
+  for (const uid of kl.sm.cachedUIDs()) {
+    const entry = kl.sm.cachedEntry(uid);
+    const pod = kl.pm.getPodByUID(uid);
+    if (entry === undefined || pod === undefined) continue;
+    const apiUID = (isStaticPod(pod) ? kl.pm.getMirrorPodByPod(pod)?.metadata?.uid : uid) ?? uid;
+    if ((kl.sm.apiStatusVersion(apiUID) ?? 0) < entry.version) out.push(podKey(pod));
+  }
+  return out.sort();
+}
+
 /** The PrepareForShutdown event: processShutdownEvent in a process of the kubelet, and logind's
  *  InhibitDelayMaxSec deadline. `powerOff` runs once, at the lock's release or the deadline. */
 export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () => void): void {
@@ -103,7 +117,7 @@ export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () 
     // (at least behind the events of the instant: the release runs in the kubelet's process,
     // which the power-off ends)
     kl.engine.after(c.powerOffDelayMs ?? 0, () => {
-      kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'powerOff', why });
+      kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'powerOff', why, unsent: unsentPods(kl) });
       powerOff();
     });
   };
