@@ -9,6 +9,7 @@ import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
 import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
+  featureGateDefault,
   type ApfConfig,
   type ServiceTimeConfig,
   type Assertion,
@@ -96,7 +97,7 @@ type RawKubelet = NonNullable<NonNullable<RawScenario['spec']>['kubelet']>;
 /** spec.kubelet (or a node's kubelet over it), defaulted. */
 function kubeletConfig(k: RawKubelet): KubeletConfig {
   const variant = k.statusManager ?? 'current';
-  const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? variant === 'current'])) as Record<FeatureGate, boolean>;
+  const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? featureGateDefault(g, variant)])) as Record<FeatureGate, boolean>;
   return {
     nodeName: k.nodeName ?? 'node-a',
     statusManager: variant,

@@ -24,7 +24,8 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { APF_LEVEL_NAMES, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { apiserver } from './schema-apiserver.js';
+import { EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
@@ -165,6 +166,34 @@ export const ACTIONS = {
       .nullable(),
     (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0, node: v?.node, nodes: v?.nodes }),
   ),
+  evict: act(
+    z.strictObject({
+      pod: podRef,
+      signal: z.enum(EVICTION_SIGNALS),
+      soft: z.boolean().optional().meta({ description: 'a soft threshold was met: the grace is maxPodGracePeriod (else a hard one: 1 s)' }),
+      maxPodGracePeriod: z.int().min(0).max(MAX_SECONDS).optional().meta({ description: "the kubelet's evictionMaxPodGracePeriod in seconds (default 0)" }),
+      threshold: z.string().optional(),
+      available: z.string().optional(),
+      node,
+    }),
+    (v) => ({ action: 'evict', pod: v.pod, signal: v.signal, soft: v.soft, maxPodGracePeriodSeconds: v.maxPodGracePeriod, threshold: v.threshold, available: v.available, node: v.node }),
+  ),
+  nodeShutdown: act(
+    z
+      .strictObject({
+        gracePeriod: duration,
+        criticalPodsGracePeriod: duration.optional(),
+        powerOffDelay: duration.optional().meta({ description: 'from the inhibitor lock released (or logind done waiting) to the power-off: systemd stopping units (default 0)' }),
+        node,
+      })
+      .refine((v) => (v.criticalPodsGracePeriod ?? 0) <= v.gracePeriod, {
+        path: ['criticalPodsGracePeriod'],
+        message: 'criticalPodsGracePeriod is longer than gracePeriod (the kubelet would then shut nothing down gracefully)',
+        params: { code: 'INVALID_VALUE', expected: 'criticalPodsGracePeriod <= gracePeriod' },
+      }),
+    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay, node: v.node }),
+  ),
+  sigkillNoExit: act(onPod, (v) => ({ action: 'sigkillNoExit', ...v })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
     action: 'setContainerReadiness',
@@ -186,7 +215,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };
@@ -277,7 +306,7 @@ const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: e
 
 // ---- the document ----
 
-export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers'] as const;
+export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers', 'ChangeContainerStatusOnKubeletRestart'] as const;
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),
@@ -306,34 +335,6 @@ const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s 
   const ms = typeof v === 'string' ? parseRfc3339(v) : undefined;
   if (ms === undefined) return new Refusal('INVALID_VALUE', 'an RFC 3339 time like "2026-01-01T00:00:00Z"');
   return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
-});
-
-const apfLevel = z.strictObject({
-  shares: z.int().min(1).max(1_000_000).optional(),
-  seats: z.int().min(1).max(1_000_000).optional().meta({ description: "the level's concurrency limit, instead of its nominal share of the server's" }),
-  queues: z.int().min(0).max(1024).optional().meta({ description: '0: no queuing (over the limit is a 429 at once)' }),
-  handSize: z.int().min(1).max(15).optional(),
-  queueLengthLimit: z.int().min(1).max(1_000_000).optional(),
-});
-
-/** spec.apiserver: latency, and the apiserver under load (docs/scenario-format.md). */
-const apiserver = z.strictObject({
-  latency: latency.optional(),
-  serviceTime: z
-    .strictObject({ base: duration.optional(), perInflight: duration.optional() })
-    .nullish()
-    .meta({ description: 'a request that starts while n others execute takes base + perInflight × n (absent: served the instant it arrives)' }),
-  apf: z
-    .strictObject({
-      maxRequestsInflight: z.int().min(1).max(1_000_000).optional(),
-      maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
-      requestWaitLimit: positiveDuration.optional(),
-      retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
-      nodeHigh: z.boolean().optional().meta({ description: 'the node-high level for Leases and node status (v1.22+); default false for classic, true otherwise' }),
-      priorityLevels: z.partialRecord(z.enum(APF_LEVEL_NAMES), apfLevel).optional(),
-    })
-    .nullish()
-    .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
 });
 
 const spec = z.strictObject({

@@ -12,7 +12,7 @@ import { Network } from '../network/index.js';
 import type { VClock } from '../model/time.js';
 import { isMirrorPod, podKey, type Pod } from '../model/pod.js';
 import type { Tracer } from '../model/trace.js';
-import type { FeatureGate, KubeletConfig, Scenario, ScenarioPod, Variant } from '../scenario/types.js';
+import { featureGateDefault, type FeatureGate, type KubeletConfig, type Scenario, type ScenarioPod, type Variant } from '../scenario/types.js';
 import { Runtime } from '../kubelet/node/index.js';
 import { StaticDeletionSafety } from './deletion-safety.js';
 import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
@@ -110,7 +110,7 @@ export class NodeSite implements StepContext, KubeletHost {
     const k = this.fileConfig;
     if (this.variant === k.statusManager) return k;
     const gates = { ...k.featureGates };
-    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? this.variant === 'current';
+    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? featureGateDefault(g, this.variant);
     return { ...k, statusManager: this.variant, featureGates: gates };
   }
 
@@ -184,6 +184,7 @@ export class NodeSite implements StepContext, KubeletHost {
    *  replaces that one's comeback, as a restartApiserver while down does: there is never more
    *  than one kubelet on a node. */
   restartKubelet(downForMs: number): void {
+    if (this.poweredOff) return;
     this.stopKubelet();
     this.pendingKubeletStart?.cancel();
     this.pendingKubeletStart = null;
@@ -193,6 +194,19 @@ export class NodeSite implements StepContext, KubeletHost {
         this.startKubelet();
       });
     } else this.startKubelet();
+  }
+
+  /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
+  poweredOff = false;
+
+  /** The end of a nodeShutdown: the kubelet stops (its in-flight requests are dropped), the
+   *  runtime's containers stop where they are, and no restart brings the kubelet back. */
+  powerOff(): void {
+    this.poweredOff = true;
+    this.stopKubelet();
+    this.pendingKubeletStart?.cancel();
+    this.pendingKubeletStart = null;
+    this.runtime?.halt();
   }
 
   /** The kubelet's copy of a pod named in a status-manager step or a kubelet assertion. */
