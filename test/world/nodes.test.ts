@@ -84,6 +84,22 @@ describe('spec.nodes', () => {
     expect(of(trace, 'kubelet.start').filter((r) => r.t === 10_000).map((r) => r.node)).toEqual(['node-a', 'node-b', 'node-c']);
   });
 
+  it('shuts down and powers off one node (nodeShutdown node:), the others run on', () => {
+    const s = scenario(`  until: 60s
+  timeline:
+    - { at: 5s, nodeShutdown: { node: node-b, gracePeriod: 10s, powerOffDelay: 5s } }
+    - { at: 30s, restartKubelet: { nodes: all } }
+  expect:
+    - apiserver: { pod: b-web, status: { phase: Failed, reason: Terminated } }
+    - apiserver: { pod: a-web, status: { phase: Running } }
+    - apiserver: { pod: c-web, status: { phase: Running } }
+`);
+    const r = runScenario(s);
+    expect(r.assertions.map((a) => [a.ok, a.message])).toEqual(r.assertions.map((a) => [true, a.message]));
+    // the powered-off node's kubelet never comes back; the others restart
+    expect(of(r.trace, 'kubelet.start').filter((x) => x.t === 30_000).map((x) => x.node)).toEqual(['node-a', 'node-c']);
+  });
+
   it('counts requests and request rates per node', () => {
     const s = scenario(`  until: 20s
   timeline:
