@@ -207,7 +207,7 @@ function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.Z
   return z.strictObject(shape);
 }
 
-const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
+export const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
 
 // ---- expect ----
 
@@ -348,7 +348,7 @@ const apiserver = z.strictObject({
     .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
 });
 
-const spec = z.strictObject({
+export const specSchema = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
@@ -384,42 +384,9 @@ export const scenarioSchema = z
     apiVersion: z.literal('kss/v1alpha1'),
     kind: z.literal('Scenario'),
     metadata: z.strictObject({ name: dnsLabel, description: z.string().optional(), tags: z.array(z.string()).nullish() }),
-    spec: spec.nullish(),
+    spec: specSchema.nullish(),
   })
   .meta({ title: 'kss scenario (kss/v1alpha1)' });
-
-/** A step as `step` parses one with `at` and this action only: two keys to check, not forty. */
-const stepOf = new Map<string, z.ZodType>();
-function stepWith(action: keyof typeof ACTIONS): z.ZodType {
-  let s = stepOf.get(action);
-  if (s === undefined) stepOf.set(action, (s = z.strictObject({ at: duration, [action]: ACTIONS[action] })));
-  return s;
-}
-
-/** A step with `at` and exactly one action, parsed by that action's schema; anything else is
- *  refused (its issues are found by scenarioSchema). */
-const plainStep = z.unknown().transform((v, ctx) => {
-  let action: keyof typeof ACTIONS | undefined;
-  let keys = 0;
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    for (const k in v) {
-      keys++;
-      if (k !== 'at' && Object.hasOwn(ACTIONS, k)) action = k as keyof typeof ACTIONS;
-    }
-  }
-  const r = action !== undefined && keys === 2 && Object.hasOwn(v as object, 'at') ? stepWith(action).safeParse(v) : undefined;
-  if (r?.success) return r.data as z.output<typeof step>;
-  ctx.addIssue({ code: 'custom', message: 'not a step with `at` and one action' });
-  return z.NEVER;
-});
-
-/**
- * scenarioSchema for the loader's fast path: what it accepts (with every step of `at` and one
- * action, as crossCheck requires) it parses to the same value, but each step is checked against
- * its own action's schema instead of the forty-key step (4,000 steps: about 100 ms of a cold
- * load). Anything it refuses is loaded again the full way, so every issue comes from scenarioSchema.
- */
-export const plainScenarioSchema = scenarioSchema.extend({ spec: spec.extend({ timeline: z.array(plainStep).nullish() }).nullish() });
 
 export type RawScenario = z.output<typeof scenarioSchema>;
 export type RawPod = z.output<typeof pod>;
