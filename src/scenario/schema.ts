@@ -223,7 +223,7 @@ function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.Z
   return z.strictObject(shape);
 }
 
-const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
+export const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
 
 // ---- expect ----
 
@@ -337,7 +337,7 @@ const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s 
   return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
 });
 
-const spec = z.strictObject({
+export const specSchema = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
@@ -378,7 +378,7 @@ export const scenarioSchema = z
     apiVersion: z.literal('kss/v1alpha1'),
     kind: z.literal('Scenario'),
     metadata: z.strictObject({ name: dnsLabel, description: z.string().optional(), tags: z.array(z.string()).nullish() }),
-    spec: spec.nullish(),
+    spec: specSchema.nullish(),
   })
   .meta({ title: 'kss scenario (kss/v1alpha1)' });
 
