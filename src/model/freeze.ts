@@ -18,3 +18,26 @@ export function deepFreeze<T>(v: T): T {
   }
   return v;
 }
+
+/** Are two plain JSON-shaped values the same value written the same way: equal scalars, arrays of
+ *  the same elements, objects with the same keys in the same order and the same values? (What
+ *  decides whether a freshly built value may be replaced by an equal frozen one already kept: no
+ *  reader, JSON.stringify included, can tell the two apart but by identity.) */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
