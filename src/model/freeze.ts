@@ -32,12 +32,30 @@ export function sameValue(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i];
-    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return sameObject(a as Record<string, unknown>, b as Record<string, unknown>);
+}
+
+/** sameValue's key lists, one segment per object being compared (no array per object). */
+const keyStack: string[] = [];
+
+function sameObject(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const base = keyStack.length;
+  for (const k in a) keyStack.push(k);
+  const n = keyStack.length - base;
+  let ok = true;
+  let i = 0;
+  for (const k in b) {
+    if (i >= n || keyStack[base + i] !== k) {
+      ok = false;
+      break;
+    }
+    i++;
   }
-  return true;
+  if (i !== n) ok = false;
+  for (let x = 0; ok && x < n; x++) {
+    const k = keyStack[base + x];
+    ok = sameValue(a[k], b[k]);
+  }
+  keyStack.length = base;
+  return ok;
 }
