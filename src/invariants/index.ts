@@ -20,6 +20,7 @@ import { DeletedPodReachesTerminal } from './deleted-pod-reaches-terminal.js';
 import { WriteBudget } from './write-budget.js';
 import { TerminatedContainerStarted } from './terminated-container-started.js';
 import { BoundedStaleness } from './bounded-staleness.js';
+import { ReadyStableAcrossRestart } from './ready-stable-across-restart.js';
 
 export type { InvariantChecker } from './checker.js';
 export type { InvariantWorld, RuntimeView } from '../model/world-view.js';
@@ -75,6 +76,9 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
         break;
       case 'bounded-staleness':
         out.push(new BoundedStaleness(feeds));
+        break;
+      case 'ready-stable-across-restart':
+        out.push(new ReadyStableAcrossRestart(feeds));
         break;
     }
   }

@@ -146,7 +146,7 @@ export const FIXES = [
     bugs: ['BZ-03'],
     summary: 'a regular container the runtime no longer has is generated Waiting again, though its previous status was terminated (only init containers keep it, as #51644 had it)',
     where: 'kubelet/node api-status (convertToAPIContainerStatuses, the default statuses)',
-    note: 'the PR diff was not retrieved: the revert is the v1.8 form of #51644 (`isInitContainer && terminated`), which #54593\'s title and release note describe; the rest of the v1.8 generator is not modelled',
+    note: 'the PR diff was not retrieved; its description has two parts, both reverted: a removed container takes its previous state instead of Waiting (the v1.8 form of #51644, `isInitContainer && terminated`), and the previous statuses come from the status manager ("the status attached to a pod object is often stale": reverted, they are pod.Status\'s); the rest of the v1.8 generator is not modelled',
   },
   {
     name: 'noUIDReuseRestart',
@@ -156,7 +156,7 @@ export const FIXES = [
     bugs: ['BZ-12'],
     summary: 'a create for a UID whose pod is still terminating (a static pod removed and added back) is merged into the termination; the finished worker then ignores the pod until the kubelet restarts',
     where: 'kubelet/node pod-workers-current (UpdatePod restartRequested, SyncKnownPods, HandlePodCleanups)',
-    note: 'ported from the v1.22.2+ pod workers as remembered (the PR diff was not retrieved); HandlePodCleanups restarts only the workers SyncKnownPods just reset, where upstream walks every desired pod',
+    note: 'checked against the PR description (not its diff): KILL → CREATE sets restartRequested; SyncKnownPods reports such a terminated worker (TemporarilyTerminatedWork, later TerminatedAndRecreatedPod) and drops its history; HandlePodCleanups starts exactly those again unless terminal, as kss does; v1.27+ HandlePodCleanups instead restarts every desired pod the workers no longer know (recalled, not read), which kss does not port',
   },
   {
     name: 'getPodsOverwritesStatus',
@@ -166,7 +166,17 @@ export const FIXES = [
     bugs: ['BZ-14'],
     summary: 'GetPods (the /pods and summary API) writes the status manager\'s status into every pod of the pod manager (#77661), not only static pods, so needsReconcile no longer sees another writer\'s status',
     where: 'kubelet/node kubelet-getters (GetPods)',
-    note: 'the pod manager entry is replaced by a copy, where upstream assigned p.Status on the shared object (which other holders of the pointer saw too); read from the #84931/#84951 threads, the diff itself was not retrieved',
+    note: 'the pod manager entry is replaced by a copy, where upstream assigned p.Status on the shared object (which other holders of the pointer saw too); checked against #77661 (re-introducing #57106: statuses for the pods of /pods) and #84951 ("sync\'s status for static pods", fixing #84931 / #85389 / #82405: the kubelet missed the apiserver\'s Ready=false because its own pod copy had been overwritten), the diff itself was not retrieved',
+  },
+  {
+    name: 'noReasonMessageCarry',
+    prs: [103785],
+    release: 'v1.22 (by merge date, 2021-07)',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-05'],
+    summary: 'generateAPIPodStatus no longer carries the reason and message of a phase it keeps, so an evicted pod\'s next status drops reason Evicted and its message (kubectl: Error)',
+    where: 'kubelet/node api-status (generateAPIPodStatus, after the three-way phase merge)',
+    note: 'from the PR\'s description (smarterclayton: reason and message kept while the phase is unchanged, so that an eviction\'s survive the later updates of #102344\'s sync functions; fixes #103623), not its diff; #105358 (BZ-05) then found the v1.22 eviction still losing them ("#103623 wasn\'t actually fixed") until the three-way terminal-phase merge drafted in #105411 landed (its merged PR not read); the revert removes only the carry, not that merge',
   },
 ] as const satisfies readonly FixInfo[];
 

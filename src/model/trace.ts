@@ -10,7 +10,7 @@ export type TraceType =
   | 'api.request' | 'api.get' | 'api.patch' | 'api.delete' | 'api.create' | 'api.token' | 'api.event' | 'api.error' | 'api.watch' | 'api.retry'
   | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.startFailed' | 'runtime.forget'
   | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
-  | 'kubelet.start' | 'kubelet.stop'
+  | 'kubelet.start' | 'kubelet.stop' | 'kubelet.evict' | 'node.shutdown'
   | 'node.lease' | 'node.status' | 'node.taint' | 'controller.mark-not-ready' | 'controller.evict'
   | 'step' | 'log' | 'fault.begin' | 'fault.end' | 'invariant.violation';
 

@@ -27,6 +27,8 @@ export interface ApiServerView {
  *  that still run (one that got SIGTERM but has not exited yet still runs). */
 export interface RuntimeView {
   runningContainers(podUID: UID): readonly { readonly name: string }[];
+  /** The instance of that ID (still in the runtime): whether it runs, and its probes' answers. */
+  container?(id: string): { readonly running: boolean; readonly probeAnswers: { readonly readiness?: boolean } } | undefined;
 }
 
 /** The status manager's inspection hooks (the read-only part of kubelet/api.ts StatusManagerApi). */

@@ -9,6 +9,7 @@ import { FEATURE_GATES, type RawPod, type RawScenario } from './schema.js';
 import { atTimeMs, DEFAULT_LATENCY } from './schema-values.js';
 import {
   INVARIANT_NAMES,
+  featureGateDefault,
   type ApfConfig,
   type ServiceTimeConfig,
   type Assertion,
@@ -95,7 +96,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
   const k = spec.kubelet ?? {};
   const epochMs = parseRfc3339(spec.epoch ?? DEFAULT_EPOCH)!;
   const variant = k.statusManager ?? 'current';
-  const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? variant === 'current'])) as Record<FeatureGate, boolean>;
+  const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? featureGateDefault(g, variant)])) as Record<FeatureGate, boolean>;
   const kubelet: KubeletConfig = {
     nodeName: k.nodeName ?? 'node-a',
     statusManager: variant,

@@ -24,7 +24,7 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { APF_LEVEL_NAMES, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { APF_LEVEL_NAMES, EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
@@ -152,6 +152,32 @@ export const ACTIONS = {
   })),
   gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
   restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
+  evict: act(
+    z.strictObject({
+      pod: podRef,
+      signal: z.enum(EVICTION_SIGNALS),
+      soft: z.boolean().optional().meta({ description: 'a soft threshold was met: the grace is maxPodGracePeriod (else a hard one: 1 s)' }),
+      maxPodGracePeriod: z.int().min(0).max(MAX_SECONDS).optional().meta({ description: "the kubelet's evictionMaxPodGracePeriod in seconds (default 0)" }),
+      threshold: z.string().optional(),
+      available: z.string().optional(),
+    }),
+    (v) => ({ action: 'evict', pod: v.pod, signal: v.signal, soft: v.soft, maxPodGracePeriodSeconds: v.maxPodGracePeriod, threshold: v.threshold, available: v.available }),
+  ),
+  nodeShutdown: act(
+    z
+      .strictObject({
+        gracePeriod: duration,
+        criticalPodsGracePeriod: duration.optional(),
+        powerOffDelay: duration.optional().meta({ description: 'from the inhibitor lock released (or logind done waiting) to the power-off: systemd stopping units (default 0)' }),
+      })
+      .refine((v) => (v.criticalPodsGracePeriod ?? 0) <= v.gracePeriod, {
+        path: ['criticalPodsGracePeriod'],
+        message: 'criticalPodsGracePeriod is longer than gracePeriod (the kubelet would then shut nothing down gracefully)',
+        params: { code: 'INVALID_VALUE', expected: 'criticalPodsGracePeriod <= gracePeriod' },
+      }),
+    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay }),
+  ),
+  sigkillNoExit: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'sigkillNoExit', ...v })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
     action: 'setContainerReadiness',
@@ -173,7 +199,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };
@@ -263,7 +289,7 @@ const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: e
 
 // ---- the document ----
 
-export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers'] as const;
+export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers', 'ChangeContainerStatusOnKubeletRestart'] as const;
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),

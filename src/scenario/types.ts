@@ -24,7 +24,14 @@ export interface Latency {
   create: LatencyRange;
 }
 
-export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
+export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart';
+
+/** A gate's default: on in current, off in classic and transitional; ChangeContainerStatusOnKubeletRestart
+ *  (KEP-4781, after every release kss ports) is on everywhere: the restart resets probe state, as
+ *  those releases do. */
+export function featureGateDefault(gate: string, variant: 'classic' | 'transitional' | 'current'): boolean {
+  return gate === 'ChangeContainerStatusOnKubeletRestart' ? true : variant === 'current';
+}
 
 export interface KubeletEventsConfig {
   /** Post through the kubelet's API client and its QPS (the 2015 kubelet) instead of an event client of its own. */
@@ -123,6 +130,9 @@ export type StepAction =
   | { action: 'addStaticPod'; pod: string }
   | { action: 'scrapeKubeletPods'; everyMs?: number; forMs?: number }
   | { action: 'restartKubelet'; downForMs: number }
+  | { action: 'evict'; pod: string; signal: EvictionSignal; soft?: boolean; maxPodGracePeriodSeconds?: number; threshold?: string; available?: string }
+  | { action: 'nodeShutdown'; gracePeriodSeconds: number; criticalPodsGracePeriodSeconds: number; powerOffDelayMs?: number }
+  | { action: 'sigkillNoExit'; pod: string; container: string }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
   | { action: 'setContainerStartup'; pod: string; container: string; started: boolean }
@@ -132,6 +142,20 @@ export type StepAction =
   | { action: 'markDeleted'; pod: string }
   | { action: 'setDeletionSafety'; pod?: string; podResourcesReclaimed?: boolean; podCouldHaveRunningContainers?: boolean }
   | { action: 'setApiStatusVersion'; pod: string; version: number };
+
+/** The kubelet's eviction signals (evictionapi.Signal), for the `evict` step. */
+export const EVICTION_SIGNALS = [
+  'memory.available',
+  'allocatableMemory.available',
+  'nodefs.available',
+  'nodefs.inodesFree',
+  'imagefs.available',
+  'imagefs.inodesFree',
+  'containerfs.available',
+  'containerfs.inodesFree',
+  'pid.available',
+] as const;
+export type EvictionSignal = (typeof EVICTION_SIGNALS)[number];
 
 export type Step = StepAction & { atMs: number; index: number; pos: SourcePos };
 export type ActionName = StepAction['action'];
@@ -185,6 +209,7 @@ export const INVARIANT_NAMES = [
   'write-budget',
   'terminated-container-started',
   'bounded-staleness',
+  'ready-stable-across-restart',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 

@@ -8,7 +8,7 @@ import { ApiServer, ApiServerLoad } from '../apiserver/index.js';
 import { Network } from '../network/index.js';
 import { VClock } from '../model/time.js';
 import { isMirrorPod, podKey, type Pod, type PodStatus } from '../model/pod.js';
-import type { FeatureGate, KubeletConfig, Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
+import { featureGateDefault, type FeatureGate, type KubeletConfig, type Scenario, type ScenarioPod, type Step, type Variant } from '../scenario/types.js';
 import { Runtime } from '../kubelet/node/index.js';
 import { StaticDeletionSafety } from './deletion-safety.js';
 import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
@@ -87,7 +87,7 @@ export class World implements StepContext, KubeletHost {
     const k = this.scenario.kubelet;
     if (this.variant === k.statusManager) return k;
     const gates = { ...k.featureGates };
-    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? this.variant === 'current';
+    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? featureGateDefault(g, this.variant);
     return { ...k, statusManager: this.variant, featureGates: gates };
   }
 
@@ -189,6 +189,7 @@ export class World implements StepContext, KubeletHost {
    *  replaces that one's comeback, as a restartApiserver while down does: there is never more
    *  than one kubelet. */
   restartKubelet(downForMs: number): void {
+    if (this.poweredOff) return;
     this.stopKubelet();
     this.pendingKubeletStart?.cancel();
     this.pendingKubeletStart = null;
@@ -198,6 +199,19 @@ export class World implements StepContext, KubeletHost {
         this.startKubelet(false);
       });
     } else this.startKubelet(false);
+  }
+
+  /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
+  poweredOff = false;
+
+  /** The end of a nodeShutdown: the kubelet stops (its in-flight requests are dropped), the
+   *  runtime's containers stop where they are, and no restart brings the kubelet back. */
+  powerOff(): void {
+    this.poweredOff = true;
+    this.stopKubelet();
+    this.pendingKubeletStart?.cancel();
+    this.pendingKubeletStart = null;
+    this.runtime?.halt();
   }
 
   behaviourOf(pod: Pod): ScenarioPod['containers'] {

@@ -60,3 +60,42 @@ describe('bounded-staleness', () => {
     expect(String(v[0].message)).toContain('had not reached the apiserver');
   });
 });
+
+describe('ready-stable-across-restart', () => {
+  const restart = (gate: boolean, extra = '') => `  until: 40s
+  invariants: [ready-stable-across-restart]
+  kubelet: { statusManager: current, featureGates: { ChangeContainerStatusOnKubeletRestart: ${gate} } }
+  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: main, image: nginx, readinessProbe: { httpGet: { path: /, port: 80 } } }] }
+      x-kss: { containers: { main: [{ run: forever, ready: true }] } }
+  timeline:
+    - { at: 15s, restartKubelet: { downFor: 1s } }
+${extra}`;
+  const flips = (r: ReturnType<typeof run>) => r.trace.filter((e) => e.type === 'invariant.violation' && e.invariant === 'ready-stable-across-restart');
+  it('flags the not-ready write of a kubelet that restarted with its probes reset', () => {
+    const v = flips(run(restart(true)));
+    expect(v.map((e) => [e.t, e.pod])).toEqual([[16004, 'default/web']]);
+    expect(String(v[0].message)).toContain('went ready true → false while the same instance runs');
+  });
+  it('is kept by KEP-4781 (the previous Ready stands until a probe reports)', () => {
+    expect(flips(run(restart(false)))).toEqual([]);
+  });
+  it('a probe whose answer changed is a cause: the flip towards it is not counted', () => {
+    expect(flips(run(restart(false, '    - { at: 17s, ready: { pod: web, container: main, value: false } }\n')))).toEqual([]);
+  });
+  it('judges nothing without the simulated runtime (no probe answers)', () => {
+    const r = run(`  until: 20s
+  invariants: [ready-stable-across-restart]
+  kubelet: { runtime: none, statusManager: current }
+  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: main, image: nginx }] }
+  timeline:
+    - { at: 1s, setPodStatus: { pod: web, status: { phase: Running, containerStatuses: [{ name: main, containerID: "containerd://a", ready: true, state: { running: {} } }] } } }
+    - { at: 5s, restartKubelet: {} }
+    - { at: 6s, setPodStatus: { pod: web, status: { phase: Running, containerStatuses: [{ name: main, containerID: "containerd://a", ready: false, state: { running: {} } }] } } }
+`);
+    expect(flips(r)).toEqual([]);
+  });
+});

@@ -51,6 +51,7 @@ export interface GenerateContext {
   createdCountsAsExited?: boolean;
   /** revert #54593 (a removed terminated container keeps its status): missingContainersWaiting. */
   missingContainersWaiting?: boolean;
+  noReasonMessageCarry?: boolean; // revert #103785 (a kept phase keeps its reason and message)
 }
 
 /** kubecontainer.ShouldContainerBeRestarted */
@@ -175,8 +176,7 @@ export function convertToAPIContainerStatuses(
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
-      // revert #54593 (dashpole, v1.9): as #51644 (v1.8) left it, only an init container kept its
-      // terminated status when the runtime no longer had it; a regular one went back to Waiting
+      // revert #54593 (v1.9): as #51644 (v1.8), only an init container keeps a terminated status
       if (old.state?.terminated && (isInitContainer || !ctx.missingContainersWaiting)) status = copyContainerStatus(old);
       else {
         status.restartCount = old.restartCount ?? 0;
@@ -286,8 +286,9 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   const inits = spec?.initContainers ?? [];
   const hasInit = inits.length > 0;
 
-  const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
-  const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.initContainerStatuses, inits, hasInit, true, ctx);
+  const prev = ctx.missingContainersWaiting ? apiStatus : oldPodStatus; // revert #54593: pod.Status's, not the cache's
+  const containerStatuses = convertToAPIContainerStatuses(pod, podStatus, prev.containerStatuses, spec?.containers ?? [], hasInit, false, ctx);
+  const initContainerStatuses = convertToAPIContainerStatuses(pod, podStatus, prev.initContainerStatuses, inits, hasInit, true, ctx);
   // current (GA v1.25) and transitional (beta-on v1.23): the ephemeral containers' statuses (not in the phase, the probes or the conditions)
   const ephemerals = gen !== 'classic' ? ((spec?.ephemeralContainers ?? []) as Container[]) : [];
   const ephemeralContainerStatuses = ephemerals.length === 0 ? [] : convertToAPIContainerStatuses(pod, podStatus, oldPodStatus.ephemeralContainerStatuses, ephemerals, hasInit, false, ctx);
@@ -310,7 +311,8 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
       if (isPodPhaseTerminal(oldPodStatus.phase)) phase = oldPodStatus.phase!;
       else if (isPodPhaseTerminal(apiStatus.phase)) phase = apiStatus.phase!;
     }
-    if (phase === oldPodStatus.phase) {
+    // revert #103785 (v1.22): the regenerated status of an evicted pod loses reason and message
+    if (phase === oldPodStatus.phase && !ctx.noReasonMessageCarry) {
       reason = oldPodStatus.reason || apiStatus.reason || undefined;
       message = oldPodStatus.message || apiStatus.message || undefined;
     }
@@ -335,7 +337,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   s.qosClass = podQOS(pod);
   setIPs(s, podStatus, oldPodStatus, gen);
 
-  ctx.prober?.updatePodStatus(pod, s);
+  ctx.prober?.updatePodStatus(pod, s, oldPodStatus);
 
   let conditions: PodCondition[] = [];
   const apiConditions = apiStatus.conditions;

@@ -14,3 +14,5 @@ export * from './pod-workers-current.js';
 export * from './pod-workers-classic.js';
 export * from './mirror.js';
 export * from './node.js';
+export * from './eviction.js';
+export * from './nodeshutdown.js';

@@ -47,6 +47,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     vanishedContainerOnlyOnDelete: kl.config.revertFixes?.includes('vanishedContainerOnlyOnDelete'),
     createdCountsAsExited: kl.config.revertFixes?.includes('createdCountsAsExited'),
     missingContainersWaiting: kl.config.revertFixes?.includes('missingContainersWaiting'),
+    noReasonMessageCarry: kl.config.revertFixes?.includes('noReasonMessageCarry'),
     prober: kl.prober,
     shouldEvict: () => evict,
     log: (msg) => {

@@ -12,7 +12,7 @@ import { updateReasonCache } from './reason-cache.js';
 import { isMirrorPodOf } from './mirror.js';
 import { volumesMounted, waitForAttachAndMount } from './volume-manager.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
-import type { SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
+import type { PodStatusFunc, SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
@@ -36,10 +36,11 @@ export function syncPod(kl: KubeletState, updateType: SyncPodType, pod: Pod, mir
 
 /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
  *  check that nothing runs, regenerate with podIsTerminal and set it again. */
-export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }> {
+export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined, podStatusFn?: PodStatusFunc): Proc<{ err?: string }> {
   const uid = pod.metadata?.uid ?? '';
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
-  kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
+  const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
+  kl.sm.setPodStatus(pod, podStatusFn === undefined ? apiPodStatus : podStatusFn(apiPodStatus));
   yield* killPod(kl, pod, gracePeriodSeconds);
   kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
@@ -67,7 +68,10 @@ export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus:
   const uid = pod.metadata?.uid ?? '';
   kl.trace({ type: 'worker.sync', actor: 'kubelet', pod: podKey(pod), uid, updateType: o.updateType });
   if (o.updateType === 'kill') {
-    kl.sm.setPodStatus(pod, generateAPIPodStatus(kl, pod, podStatus, false));
+    // v1.20: the kill's PodStatusFunc gives the status to set (the eviction manager's is the bare
+    // {phase Failed, reason, message}); kss's own kills without one set the generated status
+    const fn = o.killPodOptions?.podStatusFunc;
+    kl.sm.setPodStatus(pod, fn === undefined ? generateAPIPodStatus(kl, pod, podStatus, false) : fn(generateAPIPodStatus(kl, pod, podStatus, false)));
     return killPodThenOK(kl, pod, o.killPodOptions?.gracePeriodSecondsOverride);
   }
   const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);

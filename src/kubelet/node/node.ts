@@ -34,6 +34,8 @@ import type { PodDeletionSafetyProvider } from '../../model/client.js';
 import type { Pod, PodStatus, UID } from '../../model/pod.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { Backoff } from './backoff.js';
+import { evictPod, type EvictionRequest } from './eviction.js';
+import { startShutdown, type ShutdownConfig } from './nodeshutdown.js';
 import { getPods } from './kubelet-getters.js';
 import { addStaticPod, onPlegEvents, podAdded, podRemoved, podUpdated, probeResult, probeUpdate, start, stop } from './kubelet.js';
 import { generateAPIPodStatus, handlePodCleanups, podResourcesAreReclaimed, couldHaveRunningContainers } from './kubelet-pods.js';
@@ -42,7 +44,7 @@ import { syncPod, syncPodClassic, syncTerminatedPod, syncTerminatingPod } from '
 import type { GenericPLEG, PodCache } from './pleg.js';
 import type { PodWorkersClassic } from './pod-workers-classic.js';
 import type { PodWorkersCurrent } from './pod-workers-current.js';
-import type { PodSyncer, SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
+import type { PodStatusFunc, PodSyncer, SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
 import type { ProbeManager } from './prober.js';
 import type { Runtime } from './runtime.js';
 import type { Generation, RuntimePodStatus } from './types.js';
@@ -143,8 +145,8 @@ export class Node implements PodSyncer {
   }
 
   /** SyncTerminatingPod (current) */
-  syncTerminatingPod(pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }> {
-    return syncTerminatingPod(this.kl, pod, podStatus, gracePeriodSeconds);
+  syncTerminatingPod(pod: Pod, podStatus: RuntimePodStatus, gracePeriodSeconds: number | undefined, podStatusFn?: PodStatusFunc): Proc<{ err?: string }> {
+    return syncTerminatingPod(this.kl, pod, podStatus, gracePeriodSeconds, podStatusFn);
   }
 
   /** SyncTerminatedPod (current) */
@@ -197,6 +199,17 @@ export class Node implements PodSyncer {
   /** The startup probe of the running container now reports value. */
   setStarted(podUID: UID, container: string, value: boolean): void {
     probeResult(this.kl, 'startup', podUID, container, value);
+  }
+
+  /** The eviction manager evicts the pod (eviction.ts); false when it refuses (a critical pod). */
+  evict(pod: Pod, req: EvictionRequest): boolean {
+    return evictPod(this.kl, pod, req);
+  }
+
+  /** logind's PrepareForShutdown: the node shutdown manager kills the pods (nodeshutdown.ts);
+   *  powerOff runs when its inhibitor lock is released or logind's delay is over. */
+  shutdown(c: ShutdownConfig, powerOff: () => void): void {
+    startShutdown(this.kl, c, powerOff);
   }
 
   /** The liveness probe of the running container now reports value. */

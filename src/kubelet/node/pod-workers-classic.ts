@@ -45,6 +45,7 @@ export class PodWorkersClassic {
       const rt = cache.generation > lastSyncGen ? cache.get(uid) : yield* cache.getNewerThan(uid, lastSyncGen); // as podWorkerLoop's
       const o = syncer.syncPodClassic(update, rt);
       const { err } = isProc(o) ? yield* o : o;
+      update.killPodOptions?.completed?.(); // OnCompleteFunc
       lastSyncGen = cache.generation;
       if (err !== undefined) tracer.log('error', `Error syncing pod, skipping: ${err}`, podKey(update.pod), { uid });
       this.wrapUp(uid, err);

@@ -81,6 +81,10 @@ export class PodWorkersCurrent {
       delete opts.killPodOptions;
     } else if (status.isTerminationRequested()) {
       const kpo = { ...(opts.killPodOptions ?? {}) };
+      if (kpo.completed !== undefined) status.notifyPostTerminating.push(kpo.completed); // (v1.27+: the kill's channel, status function, Evict)
+      if (kpo.podStatusFunc !== undefined) status.statusPostTerminating.push(kpo.podStatusFunc);
+      status.evicted ||= kpo.evict === true;
+      delete kpo.completed;
       const { gracePeriod, shortened } = calculateEffectiveGracePeriod(status.gracePeriod, pod, kpo.gracePeriodSecondsOverride);
       wasGracePeriodShortened = shortened;
       status.gracePeriod = gracePeriod;
@@ -168,8 +172,9 @@ export class PodWorkersCurrent {
       if (workType === 'terminated') {
         err = (yield* syncer.syncTerminatedPod(pod, rt)).err;
       } else if (workType === 'terminating') {
-        status.startedTerminating = true; // acknowledgeTerminating
-        err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride)).err;
+        status.startedTerminating = true; // acknowledgeTerminating: the last status function
+        const fn = status.statusPostTerminating.length > 0 ? status.statusPostTerminating[status.statusPostTerminating.length - 1] : undefined;
+        err = (yield* syncer.syncTerminatingPod(pod, rt, options.killPodOptions?.gracePeriodSecondsOverride, fn)).err;
       } else {
         const o = syncer.syncPod(options.updateType, pod, options.mirrorPod, rt);
         const res = isProc(o) ? yield* o : o;
@@ -210,6 +215,8 @@ export class PodWorkersCurrent {
     const status = this.statuses.get(uid);
     if (status === undefined) return;
     status.terminatedAt = this.o.engine.nowMs;
+    for (const ch of status.notifyPostTerminating) ch(); // close(ch)
+    status.notifyPostTerminating = [];
     this.requeueLastPodUpdate(uid, status, done);
   }
 

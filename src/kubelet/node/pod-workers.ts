@@ -14,7 +14,7 @@
 // This module: the types both share and podSyncStatus; the workers are pod-workers-current.ts and
 // pod-workers-classic.ts.
 import type { Engine, Proc, Process } from '../../engine/index.js';
-import type { Pod, UID } from '../../model/pod.js';
+import type { Pod, PodStatus, UID } from '../../model/pod.js';
 import type { Tracer } from '../../model/trace.js';
 import type { PodCache } from './pleg.js';
 import type { RuntimePodStatus } from './types.js';
@@ -25,10 +25,22 @@ export type SyncPodType = 'create' | 'update' | 'sync' | 'kill';
 /** PodWorkerState / WorkType */
 export type WorkType = 'sync' | 'terminating' | 'terminated';
 
+/** PodStatusFunc: a kill's change to the status SyncTerminatingPod sets first (the eviction and
+ *  node shutdown managers: phase Failed, their reason and message, DisruptionTarget). Returns the
+ *  changed copy. classic (v1.20): the status to set, from the pod and its runtime status. */
+export type PodStatusFunc = (status: PodStatus) => PodStatus;
+
 /** KillPodOptions */
 export interface KillPodOptions {
   /** PodTerminationGracePeriodSecondsOverride */
   gracePeriodSecondsOverride?: number;
+  /** PodStatusFunc (node/eviction.ts, node/nodeshutdown.ts) */
+  podStatusFunc?: PodStatusFunc;
+  /** CompletedCh (current: closed once SyncTerminatingPod succeeded) / OnCompleteFunc (classic:
+   *  called after the kill's sync): what killPodNow waits on. */
+  completed?: () => void;
+  /** Evict: the kill comes from the eviction manager. */
+  evict?: boolean;
 }
 
 /** UpdatePodOptions */
@@ -59,7 +71,7 @@ export interface PodSyncer {
   /** current SyncPod: returns whether the pod reached a terminal phase. */
   syncPod(updateType: SyncPodType, pod: Pod, mirrorPod: Pod | undefined, status: RuntimePodStatus): SyncOutcome<SyncPodResult>;
   /** current SyncTerminatingPod */
-  syncTerminatingPod(pod: Pod, status: RuntimePodStatus, gracePeriodSeconds: number | undefined): Proc<{ err?: string }>;
+  syncTerminatingPod(pod: Pod, status: RuntimePodStatus, gracePeriodSeconds: number | undefined, podStatusFn?: PodStatusFunc): Proc<{ err?: string }>;
   /** current SyncTerminatedPod */
   syncTerminatedPod(pod: Pod, status: RuntimePodStatus): Proc<{ err?: string }>;
   /** classic syncPod */
@@ -111,6 +123,12 @@ export class PodSyncStatus {
   restartRequested = false;
   /** A sync (SyncPod / SyncTerminatingPod / SyncTerminatedPod) is running. */
   syncing = false;
+  /** evicted: a kill with Evict asked for the termination. */
+  evicted = false;
+  /** statusPostTerminating: every PodStatusFunc a kill brought (SyncTerminatingPod applies the last). */
+  readonly statusPostTerminating: PodStatusFunc[] = [];
+  /** notifyPostTerminating: every CompletedCh a kill brought (closed by completeTerminating). */
+  notifyPostTerminating: Array<() => void> = [];
 
   constructor(readonly fullname: string, readonly isStatic: boolean, now: number) {
     this.syncedAt = now;

@@ -158,6 +158,13 @@ export class ProbeWorker {
     return this.seenStartedAtMs;
   }
 
+  /** KEP-4781: a readiness or startup worker of an instance started before the probe manager. */
+  private keepsPrevious(c: ContainerStatus): boolean {
+    if (this.kind === 'liveness' || !this.h.results.keepsStatusOverRestart()) return false;
+    const startedAt = this.h.toVirtual(c.state?.running?.startedAt ?? '');
+    return startedAt !== undefined && startedAt < this.h.startMs;
+  }
+
   /** doProbe: probe once and record the result; false: the worker stops. */
   doProbe(): boolean {
     const status = this.h.getPodStatus(this.uid);
@@ -168,7 +175,9 @@ export class ProbeWorker {
     if (this.containerID !== c.containerID) {
       if (this.containerID !== '') this.h.results.remove(this.kind, this.containerID);
       this.containerID = c.containerID;
-      this.set(this.initialValue);
+      // KEP-4781 (ChangeContainerStatusOnKubeletRestart off): no initial value for an instance that
+      // ran before this kubelet's prober started: its previous Ready / Started stand until a probe
+      if (!this.keepsPrevious(c)) this.set(this.initialValue);
       this.onHold = false;
     }
     if (this.onHold) return true;

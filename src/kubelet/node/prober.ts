@@ -5,7 +5,7 @@
 // `live`) or a timeline step last said; the spec's probe timing decides when the kubelet sees it.
 import type { Container, ContainerStatus, Pod, PodStatus, UID } from '../../model/pod.js';
 import { getContainerByIndex, isRestartableInitContainer } from '../status/conditions.js';
-import type { StatusFeatureGates } from '../status/types.js';
+import { gateEnabled, type StatusFeatureGates } from '../status/types.js';
 import type { Generation } from './types.js';
 
 export type ProbeKind = 'readiness' | 'startup' | 'liveness';
@@ -103,34 +103,45 @@ export class ProbeManager {
   }
 
   /** isContainerStarted */
-  private isStarted(pod: Pod, cs: ContainerStatus): boolean {
+  private isStarted(pod: Pod, cs: ContainerStatus, old: ContainerStatus | undefined): boolean {
     if (!cs.state?.running) return false;
     const r = cs.containerID ? this.startup.get(cs.containerID) : undefined;
-    if (r !== undefined) return r === 'Success';
-    // a startup probe that has not reported yet holds the container unstarted
-    return !hasProbe(specContainer(pod, cs.name), 'startup');
+    if (r !== undefined && r !== 'Unknown') return r === 'Success';
+    if (!hasProbe(specContainer(pod, cs.name), 'startup')) return true;
+    // KEP-4781: the instance's previous Started until its probe reports; else a startup probe that
+    // has not reported yet holds the container unstarted
+    return this.keepsStatusOverRestart() && old?.containerID === cs.containerID ? old?.started === true : false;
   }
 
   /** The readiness of a started container. */
-  private isReady(pod: Pod, cs: ContainerStatus): boolean {
+  private isReady(pod: Pod, cs: ContainerStatus, old: ContainerStatus | undefined): boolean {
     if (!cs.state?.running) return false;
     const r = cs.containerID ? this.readiness.get(cs.containerID) : undefined;
     if (this.gen === 'classic') {
       if (r !== undefined) return r === 'Success';
     } else if (r === 'Success') return true;
     // no readiness probe: ready once started
-    return !hasProbe(specContainer(pod, cs.name), 'readiness');
+    if (!hasProbe(specContainer(pod, cs.name), 'readiness')) return true;
+    // KEP-4781: no result yet for an instance the previous status had: its previous Ready
+    return r === undefined && this.keepsStatusOverRestart() && old?.containerID === cs.containerID ? old?.ready === true : false;
+  }
+
+  /** ChangeContainerStatusOnKubeletRestart off (KEP-4781; current generation only): a restarted
+   *  kubelet keeps a running container's Started and Ready until its probes report. */
+  keepsStatusOverRestart(): boolean {
+    return this.gen === 'current' && !gateEnabled(this.gen, this.gates, 'ChangeContainerStatusOnKubeletRestart');
   }
 
   /** UpdatePodStatus: set `started` and `ready` on every container status of `status` (mutated; it
    *  is a freshly generated status). Classic: init containers are ready iff they exited 0. Current:
    *  sidecars are probed like regular containers; other init containers become ready when they
    *  exited 0. */
-  updatePodStatus(pod: Pod, status: PodStatus): void {
+  updatePodStatus(pod: Pod, status: PodStatus, oldStatus?: PodStatus): void {
+    const old = (name: string) => (this.keepsStatusOverRestart() ? oldStatus?.containerStatuses?.find((c) => c.name === name) : undefined);
     for (const cs of status.containerStatuses ?? []) {
-      const started = this.isStarted(pod, cs);
+      const started = this.isStarted(pod, cs, old(cs.name));
       cs.started = started;
-      if (started) cs.ready = this.isReady(pod, cs);
+      if (started) cs.ready = this.isReady(pod, cs, old(cs.name));
     }
     const inits = status.initContainerStatuses ?? [];
     if (this.gen !== 'current') {
@@ -139,7 +150,7 @@ export class ProbeManager {
     }
     for (let i = 0; i < inits.length; i++) {
       const cs = inits[i];
-      const started = this.isStarted(pod, cs);
+      const started = this.isStarted(pod, cs, undefined);
       cs.started = started;
       const c = getContainerByIndex(pod.spec?.initContainers, inits, i);
       if (c === undefined) continue;
@@ -148,7 +159,7 @@ export class ProbeManager {
         continue;
       }
       if (!started) continue;
-      cs.ready = this.isReady(pod, cs);
+      cs.ready = this.isReady(pod, cs, undefined);
     }
   }
 }

@@ -1,12 +1,10 @@
-// The simulated container runtime (containerd behind the CRI). It outlives kubelet restarts: the
-// world keeps one Runtime and hands it to every kubelet incarnation, so containers keep running
-// while the kubelet is down.
-//
-// A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
-// runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt
-// names one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code)
-// `term` ms later, or, with `term: ignore` (or a term not shorter than the timeout), is SIGKILLed
-// at the timeout: 137. The timeline may end a container at any time (exit, oom: 137 OOMKilled).
+// The simulated container runtime (containerd behind the CRI). It outlives kubelet restarts (the
+// world hands one Runtime to every kubelet incarnation): containers run on while the kubelet is down.
+// A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs runMs
+// (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt names
+// one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code) `term` ms
+// later, or, with `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the
+// timeout: 137. The timeline may end a container at any time (exit, oom: 137 OOMKilled).
 import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
 import type { Container, Pod, UID } from '../../model/pod.js';
 import { podKey } from '../../model/pod.js';
@@ -57,12 +55,11 @@ export class Runtime {
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
   private readonly byID = new Map<string, RuntimeContainer>();
-  /** Sandboxes created so far (pod IPs go in that order); failed starts that created nothing. */
-  private sandboxesCreated = 0;
+  private sandboxesCreated = 0; // (pod IPs go in that order)
   private readonly failedStarts = new Map<string, number>();
-  /** Armed interruptStart faults, by "uid/container". */
+  /** Armed interruptStart and sigkillNoExit faults, by "uid/container". */
   private readonly interruptedStarts = new Set<string>();
-  /** See onPodChange. */
+  private readonly sigkillNoExit = new Set<string>();
   private readonly changeListeners = new Set<(uid: UID) => void>();
 
   constructor(opts: RuntimeOptions) {
@@ -181,13 +178,9 @@ export class Runtime {
    *  Returns what the caller waits on: the instance's exit. */
   stopContainer(id: string, timeoutSeconds: number, owner = ''): Deferred<void> {
     const c = this.byID.get(id);
-    if (c === undefined) {
-      const d = new Deferred<void>();
-      d.resolve(this.engine, undefined);
-      return d;
-    }
-    if (c.state === 'created') {
-      // containerd's StopContainer of a container with no task: nothing to stop, it stays created
+    // (no such container; or containerd's StopContainer of a container with no task: nothing to
+    // stop, it stays created)
+    if (c === undefined || c.state === 'created') {
       const d = new Deferred<void>();
       d.resolve(this.engine, undefined);
       return d;
@@ -214,7 +207,8 @@ export class Runtime {
       c.killTimer = this.engine.at(killAt, () => {
         if (!c.running) return;
         this.tracer.emit({ type: 'runtime.kill', actor: 'runtime', pod: c.podKey, uid: c.podUID, container: c.name, attempt: c.restartCount, signal: 'SIGKILL' });
-        this.finish(c, EXIT_CODE_SIGKILL, 'Error');
+        if (this.sigkillNoExit.size > 0 && this.sigkillNoExit.delete(`${c.podUID}/${c.name}`)) this.forget(c, 'sigkill');
+        else this.finish(c, EXIT_CODE_SIGKILL, 'Error');
       });
     }
     return c.exited;
@@ -311,6 +305,12 @@ export class Runtime {
     return c !== undefined;
   }
 
+  /** Fault (sigkillNoExit): the next SIGKILL of this container of the pod (a StopContainer's
+   *  timeout) leaves no exit record: the instance vanishes from the runtime as forgetContainer's. */
+  armSigkillNoExit(uid: UID, name: string): void {
+    this.sigkillNoExit.add(`${uid}/${name}`);
+  }
+
   /** Fault (interruptStart): the next StartContainer of this container of the pod is cut off after
    *  its CreateContainer (takeInterruptedStart tells the kubelet's start). */
   interruptNextStart(uid: UID, name: string): void {
@@ -333,6 +333,11 @@ export class Runtime {
     return n;
   }
 
+  /** The node powers off (nodeShutdown's end): every instance's timers stop; nothing exits or is traced. */
+  halt(): void {
+    for (const c of this.byID.values()) for (const t of [c.runTimer, c.termTimer, c.killTimer]) t?.cancel();
+  }
+
   /** Fault: the whole state is wiped (CRI-O's `crio wipe` on a reboot, BZ-04): every sandbox and
    *  instance is gone, running or not, with no exit record. */
   wipe(): void {
@@ -344,7 +349,7 @@ export class Runtime {
   }
 
   /** (gone from every list; whoever waits on its exit is released) */
-  private forget(c: RuntimeContainer, fault: 'container' | 'wipe'): void {
+  private forget(c: RuntimeContainer, fault: 'container' | 'wipe' | 'sigkill'): void {
     for (const t of [c.runTimer, c.termTimer, c.killTimer]) t?.cancel();
     c.runTimer = c.termTimer = c.killTimer = null;
     const running = c.running;
@@ -371,9 +376,7 @@ export class Runtime {
   }
 
   /** The pod object the runtime last saw for this UID (container labels). */
-  podOf(uid: UID): Pod | undefined {
-    return this.pods.get(uid)?.pod;
-  }
+  podOf = (uid: UID): Pod | undefined => this.pods.get(uid)?.pod;
 
   /** Every pod UID the runtime holds anything for, sorted. */
   podUIDs(): UID[] {
@@ -385,13 +388,8 @@ export class Runtime {
     return (this.pods.get(uid)?.containers ?? []).filter((c) => c.running);
   }
 
-  hasRunningContainers(uid: UID): boolean {
-    return this.pods.get(uid)?.containers.some((c) => c.running) ?? false;
-  }
-
-  container(id: string): RuntimeContainer | undefined {
-    return this.byID.get(id);
-  }
+  hasRunningContainers = (uid: UID): boolean => this.pods.get(uid)?.containers.some((c) => c.running) ?? false;
+  container = (id: string): RuntimeContainer | undefined => this.byID.get(id);
 
   /** Every instance of a pod, in creation order (tests, invariants). */
   containersOf(uid: UID): readonly RuntimeContainer[] {

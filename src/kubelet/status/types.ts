@@ -1,6 +1,7 @@
 // Shared vocabulary of the status-manager port: which kubelet generation a function follows, the
 // feature gates that change status behaviour, and the upstream constants.
 import type { ContainerState } from '../../model/pod.js';
+import { featureGateDefault } from '../../scenario/types.js';
 
 /** The kubelet releases kss models:
  *  - classic = v1.20 (the v1.19/v1.20 status manager and pod workers);
@@ -22,7 +23,7 @@ export function hasStatusChannel(gen: Generation): boolean {
   return gen !== 'current';
 }
 
-export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers';
+export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart';
 
 /** The gates that change status behaviour. A gate left out takes the generation's default
  *  (off in classic, on in current), as scenario-format.md says. Structurally compatible with
@@ -32,7 +33,7 @@ export type StatusFeatureGates = Partial<Record<StatusFeatureGate, boolean>>;
 /** Is the gate on for this generation? */
 export function gateEnabled(gen: Generation, gates: StatusFeatureGates | undefined, gate: StatusFeatureGate): boolean {
   const v = gates?.[gate];
-  return v === undefined ? gen === 'current' : v;
+  return v === undefined ? featureGateDefault(gate, gen) : v;
 }
 
 /** kubecontainer.MaxPodTerminationMessageLogLength: 12 KiB for the whole pod. */

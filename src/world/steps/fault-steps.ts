@@ -1,12 +1,13 @@
 // Timeline actions that inject the runtime faults of the bug zoo (runtime: simulated) beyond
 // forgetContainer and wipeRuntime (node-steps.ts): a StartContainer cut off after CreateContainer
-// (the container stays created), a PLEG event discarded on its way to the sync loop, and the
-// container GC removing dead instances (also while the kubelet is down).
+// (the container stays created), a PLEG event discarded on its way to the sync loop, the
+// container GC removing dead instances (also while the kubelet is down), and a SIGKILL that
+// leaves no exit record.
 import type { UID } from '../../model/pod.js';
 import { requireNode, splitKey, StepError, type StepContext, type StepHandlers } from './context.js';
 import type { Runtime } from '../../kubelet/node/index.js';
 
-type FaultAction = 'interruptStart' | 'dropPlegEvent' | 'gcContainers';
+type FaultAction = 'interruptStart' | 'dropPlegEvent' | 'gcContainers' | 'sigkillNoExit';
 
 function requireRuntime(w: StepContext, action: string): Runtime {
   if (w.runtime === null) throw new StepError(`${action} needs runtime: simulated`);
@@ -28,6 +29,9 @@ export const faultSteps: StepHandlers<FaultAction> = {
   dropPlegEvent(w, step) {
     const node = requireNode(w, step);
     node.pleg.dropEvents(podUID(w, step.pod, step.atMs), step.count, step.container, step.event);
+  },
+  sigkillNoExit(w, step) {
+    requireRuntime(w, step.action).armSigkillNoExit(podUID(w, step.pod, step.atMs), step.container);
   },
   gcContainers(w, step) {
     const rt = requireRuntime(w, step.action);

@@ -1,0 +1,74 @@
+// The kubelet's own actors: the eviction manager's message and grace (eviction.ts) and the node
+// shutdown manager's priority groups (nodeshutdown.ts), and both through runs.
+import { describe, expect, it } from 'vitest';
+import { loadScenario, runScenario } from '../../../src/index.js';
+import { groupByPriority, migrateConfig } from '../../../src/kubelet/node/nodeshutdown.js';
+import type { Pod } from '../../../src/model/pod.js';
+
+function run(body: string, variant?: 'classic' | 'transitional' | 'current') {
+  const loaded = loadScenario(`apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n${body}`);
+  if (!loaded.ok) throw new Error(loaded.issues[0].message);
+  return runScenario(loaded.scenario, { keepTrace: true, variant });
+}
+const web = `  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: main, image: nginx }] }
+    - metadata: { name: crit }
+      spec: { priority: 2000001000, containers: [{ name: main, image: nginx }] }
+`;
+
+describe('migrateConfig / groupByPriority', () => {
+  it('splits shutdownGracePeriod into the regular and the critical group', () => {
+    expect(migrateConfig({ gracePeriodSeconds: 30, criticalPodsGracePeriodSeconds: 10 })).toEqual([
+      { priority: 0, shutdownGracePeriodSeconds: 20 },
+      { priority: 2_000_000_000, shutdownGracePeriodSeconds: 10 },
+    ]);
+    expect(migrateConfig({ gracePeriodSeconds: 0, criticalPodsGracePeriodSeconds: 0 })).toEqual([]);
+    const pods = [{ spec: { priority: 2_000_001_000 } }, { spec: {} }] as unknown as Pod[];
+    const groups = groupByPriority(migrateConfig({ gracePeriodSeconds: 30, criticalPodsGracePeriodSeconds: 10 }), pods);
+    expect(groups.map((g) => g.pods.length)).toEqual([1, 1]);
+    expect(groups[1].pods[0]).toBe(pods[0]);
+  });
+});
+
+describe('the eviction manager', () => {
+  it('current: Failed, Evicted, the message with the threshold, DisruptionTarget, a 1 s hard grace', () => {
+    const r = run(`  until: 20s\n  kubelet: { statusManager: current }\n${web}  timeline:\n    - { at: 5s, evict: { pod: web, signal: nodefs.available, threshold: 10%, available: 5% } }\n`);
+    expect(r.trace.filter((e) => e.type === 'kubelet.evict').map((e) => [e.gracePeriodSeconds, e.message])).toEqual([[1, 'The node was low on resource: ephemeral-storage. Threshold quantity: 10%, available: 5%. ']]);
+    const st = r.world.apiserver.peek('default', 'web')!.status!;
+    expect([st.phase, st.reason]).toEqual(['Failed', 'Evicted']);
+    expect(st.conditions!.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'TerminationByKubelet' });
+  });
+  it('refuses a critical pod (a step error)', () => {
+    const r = run(`  until: 10s\n  kubelet: { statusManager: current }\n${web}  timeline:\n    - { at: 5s, evict: { pod: crit, signal: memory.available } }\n`);
+    expect(r.world.stepErrors.map((e) => e.message)).toEqual([expect.stringContaining('does not evict the critical pod')]);
+  });
+  it('classic: the bare status, no DisruptionTarget; a soft threshold takes maxPodGracePeriod', () => {
+    const r = run(`  until: 20s\n  kubelet: { statusManager: classic }\n${web}  timeline:\n    - { at: 5s, evict: { pod: web, signal: memory.available, soft: true, maxPodGracePeriod: 7 } }\n`);
+    expect(r.trace.find((e) => e.type === 'kubelet.evict')?.gracePeriodSeconds).toBe(7);
+    expect(r.trace.find((e) => e.type === 'runtime.kill')).toMatchObject({ signal: 'SIGTERM', timeoutSeconds: 7 });
+    const st = r.world.apiserver.peek('default', 'web')!.status!;
+    expect([st.phase, st.reason, st.message]).toEqual(['Failed', 'Evicted', 'The node was low on resource: memory. ']);
+    expect(st.conditions?.some((c) => c.type === 'DisruptionTarget') ?? false).toBe(false);
+  });
+});
+
+describe('the node shutdown manager', () => {
+  it('kills the regular pods, then the critical ones, releases the lock and powers off; nothing after', () => {
+    const r = run(`  until: 60s\n  kubelet: { statusManager: current }\n${web}  timeline:\n    - { at: 5s, nodeShutdown: { gracePeriod: 30s, criticalPodsGracePeriod: 10s, powerOffDelay: 1s } }\n`);
+    const kills = r.trace.filter((e) => e.type === 'runtime.kill' && e.signal === 'SIGTERM').map((e) => [e.pod, e.timeoutSeconds]);
+    expect(kills).toEqual([['default/web', 20], ['default/crit', 10]]);
+    expect(r.trace.filter((e) => e.type === 'node.shutdown').map((e) => [e.t, e.phase])).toEqual([[5000, 'begin'], [5000, 'releaseInhibitLock'], [6000, 'powerOff']]);
+    expect(r.trace.filter((e) => e.t > 6000 && e.actor === 'kubelet')).toEqual([]);
+    const st = r.world.apiserver.peek('default', 'web')!.status!;
+    expect([st.phase, st.reason, st.message]).toEqual(['Failed', 'Terminated', 'Pod was terminated in response to imminent node shutdown.']);
+  });
+  it('logind stops waiting after gracePeriod when a pod does not stop', () => {
+    const r = run(`  until: 60s\n  kubelet: { statusManager: current }\n  pods:\n    - metadata: { name: web }\n      spec: { terminationGracePeriodSeconds: 60, containers: [{ name: main, image: nginx }] }\n      x-kss: { containers: { main: [{ run: forever, term: ignore }] } }\n  timeline:\n    - { at: 5s, nodeShutdown: { gracePeriod: 30s, criticalPodsGracePeriod: 20s } }\n`);
+    expect(r.trace.filter((e) => e.type === 'node.shutdown').map((e) => [e.t, e.phase, e.why])).toEqual([
+      [5000, 'begin', undefined],
+      [15000, 'releaseInhibitLock', undefined],
+      [15000, 'powerOff', 'inhibitLockReleased'],
+    ]);
+  });
+});
