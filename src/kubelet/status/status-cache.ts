@@ -132,11 +132,10 @@ export abstract class StatusCache {
   /** sortedStatusUIDs' list; null when podStatuses gained or lost a key. */
   protected sortedUIDs: UID[] | null = null;
   /** updateStatusInternal's "same" answers, by input status: the pod's spec and the cache entry it
-   *  was judged against. The answer is a function of those three alone: the transition check and
-   *  normalizeStatus read the entry, the pod's spec and the status; the transition times that `now`
-   *  stamps are never compared; and an answer "same" implies the cached start time was kept (a
-   *  fresh one never compares equal). The node hands the same frozen status again when nothing it
-   *  reads changed, or when what it generated anew is equal to it. */
+   *  was judged against, all it reads (the transition check, normalizeStatus); the times `now`
+   *  stamps are never compared; an answer "same" implies the cached start time was kept (a fresh
+   *  one never compares equal). The node hands the same frozen status again when nothing it reads
+   *  changed, or when what it generated anew is equal to it. */
   protected readonly sameMemo = new Map<UID, SameMemo>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   protected readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
