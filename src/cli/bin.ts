@@ -1,27 +1,10 @@
 #!/usr/bin/env node
-import { main } from './main.js';
-import { wantColor } from './io.js';
+// The kss command: the CLI from its bundle when the bundle is current (one file and its V8 code
+// cache: bundle-loader.ts), else from the modules as tsc built them (entry.ts). KSS_NO_BUNDLE=1
+// always takes the modules.
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from './bundle-loader.js';
 
-// A reader that goes away (`kss run x.yaml | head`) is not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-}
-
-const color = wantColor(process.env, process.stdout.isTTY === true);
-main(process.argv.slice(2), {
-  stdout: (s) => process.stdout.write(s),
-  stderr: (s) => process.stderr.write(s),
-  color,
-  cwd: process.cwd(),
-}).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`kss: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 3;
-  },
-);
+const bundled = process.env.KSS_NO_BUNDLE ? undefined : loadBundle(fileURLToPath(new URL('..', import.meta.url)));
+if (bundled !== undefined) bundled.cli();
+else (await import('./entry.js')).cli();

@@ -9,10 +9,10 @@
 //   - an executed request takes effect at the end of its service time, even if its client has
 //     gone; each answer arrives L - ⌊L/2⌋ after it leaves, unless the kubelet is dead or the link
 //     partitioned then (given up at the deadline).
-import type { Engine, Process, Waitable } from '../engine/engine.js';
 import type { ApiResult } from '../model/client.js';
 import type { Admission, RequestDigest } from '../apiserver/index.js';
 import type { Network, WireVerb } from './network.js';
+import { PendingAnswer } from './pending-answer.js';
 
 /** What a loaded call needs of its client (NetworkClient). */
 export interface LoadedClient {
@@ -22,11 +22,7 @@ export interface LoadedClient {
   digest(verb: WireVerb, namespace: string): RequestDigest;
 }
 
-export class LoadedCall implements Waitable<unknown> {
-  private settled = false;
-  private value: unknown = undefined;
-  private proc: Process | null = null;
-  private token = 0;
+export class LoadedCall extends PendingAnswer {
   private admission: Admission | null = null;
 
   constructor(
@@ -42,29 +38,13 @@ export class LoadedCall implements Waitable<unknown> {
     private readonly answerAt: number,
     deadline: number,
   ) {
+    super(client.network.engine);
     const net = client.network;
     net.engine.at(serverAt, () => this.arrive());
     net.engine.at(deadline, () => {
       this.admission?.cancel();
       if (!net.isClosed(client.group)) this.resolve(null);
     });
-  }
-
-  park(engine: Engine, proc: Process): void {
-    if (this.settled) engine.wake(proc, this.value);
-    else {
-      this.proc = proc;
-      this.token = proc.token;
-    }
-  }
-
-  private resolve(value: ApiResult<unknown> | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.value = value;
-    const p = this.proc;
-    this.proc = null;
-    if (p !== null && p.alive && p.token === this.token) this.client.network.engine.wake(p, value);
   }
 
   private arrive(): void {

@@ -1,7 +1,7 @@
 // The kubelet's client of the apiserver (its KubeClient): every request is a generator, so the
 // status manager writes `const r = yield* client.getPod(ns, name)` and resumes at the virtual
 // instant the answer (or the timeout) arrives. See network.ts for how a request travels.
-import { Deferred, type Engine, type Proc, type Process, type Waitable } from '../engine/engine.js';
+import { Deferred, type Proc } from '../engine/engine.js';
 import type { ApiResult, DeleteOptions, KubeClient } from '../model/client.js';
 import { podKey, type Pod } from '../model/pod.js';
 import type { Verb } from '../scenario/types.js';
@@ -11,6 +11,7 @@ import type { Network, WireVerb } from './network.js';
 import { TokenBucket } from './token-bucket.js';
 import type { RequestDigest } from '../apiserver/index.js';
 import { LoadedCall } from './loaded-call.js';
+import { PendingAnswer } from './pending-answer.js';
 
 export interface NetworkClientOptions {
   /** Client-side rate limit (default: the network's, i.e. spec.kubelet.apiQPS / apiBurst). */
@@ -220,11 +221,7 @@ export class NetworkClient implements KubeClient, NodeClient {
  * (One object per request, and one callback for its server and answer events, rather than a
  * Deferred and a closure per event.)
  */
-class Call implements Waitable<unknown> {
-  private settled = false;
-  private value: unknown = undefined;
-  private proc: Process | null = null;
-  private token = 0;
+class Call extends PendingAnswer {
   /** The answer once served (null: no answer); undefined before. */
   private served: ApiResult<unknown> | null | undefined = undefined;
   private readonly inTime: boolean;
@@ -242,27 +239,11 @@ class Call implements Waitable<unknown> {
     private readonly deadline: number,
   ) {
     const engine = client.network.engine;
+    super(engine);
     this.inTime = answerAt <= deadline;
     this.onEvent = () => this.step();
     if (!this.inTime) this.giveUpAtDeadline();
     engine.at(serverAt, this.onEvent);
-  }
-
-  park(engine: Engine, proc: Process): void {
-    if (this.settled) engine.wake(proc, this.value);
-    else {
-      this.proc = proc;
-      this.token = proc.token;
-    }
-  }
-
-  private resolve(value: ApiResult<unknown> | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.value = value;
-    const p = this.proc;
-    this.proc = null;
-    if (p !== null && p.alive && p.token === this.token) this.client.network.engine.wake(p, value);
   }
 
   /** The server event (the first call), then the answer event. */

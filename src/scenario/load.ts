@@ -8,6 +8,7 @@ import { checkPodFields } from './k8s/podcheck.js';
 import { fastParse, lineColOf, offsetOf } from './fast-yaml.js';
 import { locator } from './locate.js';
 import { readScenarioText, tooLarge } from './read.js';
+import { plainScenarioSchema } from './plain-schema.js';
 import { scenarioSchema } from './schema.js';
 import { crossCheck } from './semantics.js';
 import type { Scenario, SourcePos } from './types.js';
@@ -98,7 +99,7 @@ function fastLoad(text: string, file: string, hash: string): LoadResult | undefi
   const fast = fastParse(text);
   if (!fast) return undefined;
   const { data, offsets } = fast;
-  const parsed = scenarioSchema.safeParse(data, { reportInput: true, error: annotate });
+  const parsed = plainScenarioSchema.safeParse(data);
   if (!parsed.success || checkPodFields(data).length > 0 || crossCheck(data).length > 0) return undefined;
   const lineCol = lineColOf(text);
   let slow: ((path: PathSeg[]) => SourcePos) | undefined;

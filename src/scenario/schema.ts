@@ -207,7 +207,7 @@ function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.Z
   return z.strictObject(shape);
 }
 
-const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
+export const step = oneOfKeys({ at: duration }, ACTIONS).meta({ description: 'a timeline step: `at` and exactly one action', minProperties: 2, maxProperties: 2 });
 
 // ---- expect ----
 
@@ -348,7 +348,7 @@ const apiserver = z.strictObject({
     .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
 });
 
-const spec = z.strictObject({
+export const specSchema = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
@@ -384,7 +384,7 @@ export const scenarioSchema = z
     apiVersion: z.literal('kss/v1alpha1'),
     kind: z.literal('Scenario'),
     metadata: z.strictObject({ name: dnsLabel, description: z.string().optional(), tags: z.array(z.string()).nullish() }),
-    spec: spec.nullish(),
+    spec: specSchema.nullish(),
   })
   .meta({ title: 'kss scenario (kss/v1alpha1)' });
 

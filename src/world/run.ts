@@ -89,11 +89,28 @@ class ConvergenceTracker {
     return this.pending.length > 0;
   }
   check(t: number): void {
+    let why: string | undefined | null = null; // null: not looked at yet in this instant
     for (const p of this.pending) {
       if (p.broken !== undefined || t < p.deadline) continue;
-      const why = divergence(this.w);
+      if (why === null) why = this.divergenceNow();
       if (why !== undefined) p.broken = `at ${t}ms: ${why}`;
     }
+  }
+  /** When the cache and the apiserver last agreed: the trace's count, the apiserver's
+   *  resourceVersion and the kubelet incarnation then (null: they did not, or never looked). */
+  private agreedAt: { traced: number; rv: number; kubelet: World['kubelet'] } | null = null;
+  /** divergence(w), taken as still undefined when nothing happened since the cache and the
+   *  apiserver last agreed: no trace event (every change to the status cache, the pod manager or
+   *  the apiserver's store traces one, counted even when nothing reads the trace), no write and
+   *  the same kubelet. (A run converged from its deadline on is then checked once an instant
+   *  in which anything happened, not at every instant.) */
+  private divergenceNow(): string | undefined {
+    const w = this.w;
+    const a = this.agreedAt;
+    if (a !== null && a.traced === w.tracer.count && a.rv === w.apiserver.resourceVersion && a.kubelet === w.kubelet) return undefined;
+    const why = divergence(w);
+    this.agreedAt = why === undefined ? { traced: w.tracer.count, rv: w.apiserver.resourceVersion, kubelet: w.kubelet } : null;
+    return why;
   }
   results(): AssertionResult[] {
     return this.pending.map((p) => ({
