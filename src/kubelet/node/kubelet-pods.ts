@@ -4,7 +4,7 @@
 // podIsTerminated, podAndContainersAreTerminal).
 import { produce } from 'immer';
 import type { Proc } from '../../engine/index.js';
-import { deepFreeze, sameValue } from '../../model/freeze.js';
+import { deepFreeze } from '../../model/freeze.js';
 import { isPodPhaseTerminal, podFullName, podKey, type Pod, type PodStatus, type UID } from '../../model/pod.js';
 import { generateAPIPodStatus as generateStatus, notRunning } from './api-status.js';
 import type { KubeletState } from './kubelet-state.js';
@@ -38,7 +38,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     return last.status;
   }
   let logged = false;
-  let status = generateStatus(pod, podStatus, podIsTerminal, {
+  const status = generateStatus(pod, podStatus, podIsTerminal, {
     gen: kl.gen,
     gates: kl.gates,
     at: kl.rfc3339,
@@ -58,11 +58,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
   if (logged || !Object.isFrozen(pod) || (cachedStatus !== undefined && !Object.isFrozen(cachedStatus))) kl.lastGenerated.delete(uid);
   else if (last === undefined) kl.lastGenerated.set(uid, { pod, podStatus, podIsTerminal, cachedStatus, reasons, probes, evicted: evict !== undefined, status: deepFreeze(status) });
   else {
-    // the pod's record, kept (it lives as long as the pod: replaced, it would be copied by GC).
-    // A status equal to the last one (most are: a sync after the pod's own status write came back
-    // through the watch) is that frozen one: not frozen again, and the status manager finds the very
-    // status it already judged the same as its cache entry.
-    if (sameValue(status, last.status)) status = last.status;
+    // the pod's record, kept (it lives as long as the pod: replaced, it would be copied by GC)
     last.pod = pod;
     last.podStatus = podStatus;
     last.podIsTerminal = podIsTerminal;
@@ -70,7 +66,7 @@ export function generateAPIPodStatus(kl: KubeletState, pod: Pod, podStatus: Runt
     last.reasons = reasons;
     last.probes = probes;
     last.evicted = evict !== undefined;
-    last.status = status === last.status ? status : deepFreeze(status);
+    last.status = deepFreeze(status);
   }
   // UpdatePodStatus's manual trigger of the readiness workers of unready containers (v1.22+)
   if (kl.gen !== 'classic') kl.probeWorkers.triggerUnready(uid, status);

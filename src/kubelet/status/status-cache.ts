@@ -135,7 +135,7 @@ export abstract class StatusCache {
    *  was judged against, all it reads (the transition check, normalizeStatus); the times `now`
    *  stamps are never compared; an answer "same" implies the cached start time was kept (a fresh
    *  one never compares equal). The node hands the same frozen status again when nothing it reads
-   *  changed, or when what it generated anew is equal to it. */
+   *  changed; the pod object it comes with is new after each write of its status. */
   protected readonly sameMemo = new Map<UID, SameMemo>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   protected readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
