@@ -64,6 +64,11 @@ export abstract class PodStore {
   protected readonly log: StoreWrite[] = [];
   protected rv = 0;
   protected listeners: WatchListener[] = [];
+  /** Watches with the field selector spec.nodeName=<node> (a kubelet's), by node: a write is
+   *  dispatched to its node's watchers only, so many kubelets cost no per-write scan over them. */
+  private readonly nodeListeners = new Map<string, WatchListener[]>();
+  /** The keys of the stored objects bound to each node (spec.nodeName), for listOnNode. */
+  private readonly keysByNode = new Map<string, Set<string>>();
   protected readonly uidRng: Rng;
   protected readonly clock: VClock;
   protected readonly tracer: Tracer;
@@ -85,6 +90,20 @@ export abstract class PodStore {
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);
     };
+  }
+
+  /** Subscribe to the changes of the objects bound to `nodeName` (the field selector
+   *  spec.nodeName=<node>, as every kubelet's pod informer has), in write order. */
+  watchNode(nodeName: string, listener: WatchListener): () => void {
+    this.nodeListeners.set(nodeName, [...(this.nodeListeners.get(nodeName) ?? []), listener]);
+    return () => {
+      this.nodeListeners.set(nodeName, (this.nodeListeners.get(nodeName) ?? []).filter((l) => l !== listener));
+    };
+  }
+
+  /** Every stored object bound to `nodeName`, sorted by "ns/name" (list() filtered by node). */
+  listOnNode(nodeName: string): Pod[] {
+    return [...(this.keysByNode.get(nodeName) ?? [])].sort().map((k) => this.pods.get(k)!);
   }
 
   /** The stored object now, if any (no trace, works while down). */
@@ -140,15 +159,22 @@ export abstract class PodStore {
 
   protected commit(key: string, type: WatchEventType, object: Pod, actor: Actor, rv: number): void {
     if (type !== 'DELETED') this.pods.set(key, object);
+    const node = object.spec?.nodeName ?? '';
+    let onNode = this.keysByNode.get(node);
+    if (onNode === undefined) this.keysByNode.set(node, (onNode = new Set()));
+    if (type === 'DELETED') onNode.delete(key);
+    else onNode.add(key);
     const w: StoreWrite = { atMs: this.clock.nowMs, resourceVersion: rv, key, type, object: type === 'DELETED' ? null : object, actor };
     this.log.push(w);
     let h = this.historyByKey.get(key);
     if (h === undefined) this.historyByKey.set(key, (h = []));
     h.push(w);
     const ls = this.listeners;
-    if (ls.length === 0) return;
+    const nls = this.nodeListeners.size === 0 ? undefined : this.nodeListeners.get(node);
+    if (ls.length === 0 && nls === undefined) return;
     const ev: WatchEvent = { type, object, actor };
     for (const l of ls) l(ev);
+    if (nls !== undefined) for (const l of nls) l(ev);
   }
 
   /** Traces a served request. A write (every type but api.get) also carries `stored`: the object as

@@ -1,90 +1,83 @@
-// The mixed workload of a cluster bench (issue 11's cluster-100x100): per node, of every 100 pods,
-// 20 Jobs (Never and OnFailure; created through the hour, run and complete, some fail), 20 crash
-// loops (Always, exiting every 30..60 s, so they spend the hour in back-off) and 60 long runners
-// with a readiness probe whose answer flips every few minutes (timeline `ready` steps). Written
-// with `x-kss.replicas` generators, so the pod list is a few lines per node; only the readiness
-// steps grow with the pods. Deterministic: every period comes from an index, none from an RNG.
-//
-// nodes = 1 is a scenario of today's format (the single default kubelet, no nodeName); nodes > 1
-// adds `spec.nodes` and binds each node's pods with `spec.nodeName` (names prefixed `nK-`).
+// The mixed pod workload of the cluster benches (issue 11: cluster-100x100, cluster-scaling), shared
+// with the per-node hot-path benches: per 100 pods on a node,
+// - 20 Jobs: four groups of 5 created at 0, 1/4, 1/2 and 3/4 of the run; Never pods that succeed,
+//   OnFailure pods that fail once and then succeed, Never pods that fail;
+// - 20 crash loops: restartPolicy Always, each attempt runs 30..60 s and exits 1 (restart back-off);
+// - 60 long runners with a readiness probe whose answer flips every 3..6 minutes (timeline `ready`
+//   steps, the only part of the text that grows with pods × hours).
+// Pods are written with x-kss.replicas generators. nodes = 1 is the single default kubelet (no
+// spec.nodes, no nodeName: a scenario main could always load); nodes > 1 lists `spec.nodes`
+// (node-0 … node-(N-1)) and binds each pod by `spec.nodeName`. Deterministic: every period comes
+// from indices, no RNG.
 
-/** The mix per 100 pods of a node. */
-export const CLUSTER_MIX = { jobs: 20, crashLoops: 20, runners: 60 } as const;
+/** The share of each kind per node (the rest of podsPerNode are long runners). */
+export const CLUSTER_MIX = { jobs: 0.2, crashLoops: 0.2 } as const;
 
-/** Entries (x-kss.replicas generators) per kind; each gets a share of the kind's pods. */
-const ENTRIES = { jobs: 10, crashLoops: 4, runners: 6 } as const;
-
-/** `total` pods split over at most `entries` generators: the replica counts, none of them 0. */
-function split(total: number, entries: number): number[] {
-  const k = Math.min(entries, total);
-  return Array.from({ length: k }, (_, i) => Math.floor(total / k) + (i < total % k ? 1 : 0));
+/** Split n into `parts` near-equal group sizes (the first groups take the remainder). */
+function groups(n: number, parts: number): number[] {
+  return Array.from({ length: parts }, (_, g) => Math.floor(n / parts) + (g < n % parts ? 1 : 0));
 }
 
-/** One node's pod entries: its Jobs, crash loops and long runners. */
-function podEntries(prefix: string, nodeName: string | undefined, podsPerNode: number, hours: number): string[] {
-  const jobs = Math.round((podsPerNode * CLUSTER_MIX.jobs) / 100);
-  const crashLoops = Math.round((podsPerNode * CLUSTER_MIX.crashLoops) / 100);
-  const bind = nodeName === undefined ? '' : `nodeName: ${nodeName}, `;
-  const lines: string[] = [];
-  const until = hours * 3600;
-  split(jobs, ENTRIES.jobs).forEach((n, j) => {
-    const createAt = Math.floor((j * until * 0.8) / ENTRIES.jobs);
-    const run = 20 + ((j * 37) % 160);
-    // OnFailure: a failed first attempt, then success; Never: every fifth fails for good.
-    const policy = j % 2 === 0 ? 'Never' : 'OnFailure';
-    const attempts = policy === 'OnFailure' ? `[{ run: 15s, exit: 1 }, { run: ${run}s, exit: 0 }]` : `[{ run: ${run}s, exit: ${j % 5 === 4 ? 1 : 0} }]`;
-    lines.push(`    - { metadata: { name: ${prefix}job-${j} }, spec: { ${bind}restartPolicy: ${policy}, containers: [{ name: main, image: busybox }] }, x-kss: { replicas: ${n}, createAt: ${createAt}s, containers: { main: ${attempts} } } }`);
-  });
-  split(crashLoops, ENTRIES.crashLoops).forEach((n, j) => {
-    lines.push(`    - { metadata: { name: ${prefix}crash-${j} }, spec: { ${bind}containers: [{ name: main, image: busybox }] }, x-kss: { replicas: ${n}, containers: { main: [{ run: ${30 + j * 10}s, exit: 1 }] } } }`);
-  });
-  split(podsPerNode - jobs - crashLoops, ENTRIES.runners).forEach((n, j) => {
-    lines.push(`    - { metadata: { name: ${prefix}web-${j} }, spec: { ${bind}containers: [{ name: main, image: nginx, readinessProbe: { httpGet: { path: /healthz, port: 8080 }, periodSeconds: 10 } }] }, x-kss: { replicas: ${n}, containers: { main: [{ run: forever, ready: true }] } } }`);
-  });
-  return lines;
-}
+const JOB_KINDS = [
+  { policy: 'Never', attempts: '[{ run: 40s, exit: 0 }]' },
+  { policy: 'OnFailure', attempts: '[{ run: 20s, exit: 1 }, { run: 30s, exit: 0 }]' },
+  { policy: 'Never', attempts: '[{ run: 90s, exit: 0 }]' },
+  { policy: 'Never', attempts: '[{ run: 15s, exit: 2 }]' },
+] as const;
 
-/** One node's readiness flips: each long runner's answer turns every 2..6 minutes. */
-function readinessSteps(prefix: string, podsPerNode: number, hours: number): string[] {
-  const jobs = Math.round((podsPerNode * CLUSTER_MIX.jobs) / 100);
-  const crashLoops = Math.round((podsPerNode * CLUSTER_MIX.crashLoops) / 100);
-  const until = hours * 3600;
-  const lines: string[] = [];
-  let pod = 0;
-  split(podsPerNode - jobs - crashLoops, ENTRIES.runners).forEach((n, j) => {
-    for (let r = 0; r < n; r++, pod++) {
-      const period = 120 + ((pod * 53) % 240);
+/** One node's pods (entries with replicas) and its runners' readiness steps, appended to lines. */
+function nodePods(prefix: string, nodeName: string | null, podsPerNode: number, untilS: number, pods: string[], steps: string[]): void {
+  const jobs = Math.round(podsPerNode * CLUSTER_MIX.jobs);
+  const crash = Math.round(podsPerNode * CLUSTER_MIX.crashLoops);
+  const runners = podsPerNode - jobs - crash;
+  const bind = nodeName === null ? '' : `nodeName: ${nodeName}, `;
+  const entry = (name: string, n: number, spec: string, xkss: string) => {
+    if (n > 0) pods.push(`    - { metadata: { name: ${prefix}${name} }, spec: { ${bind}${spec} }, x-kss: { replicas: ${n}, ${xkss} } }`);
+  };
+  groups(jobs, 4).forEach((n, g) => {
+    const kind = JOB_KINDS[g];
+    const createAt = Math.floor((untilS * g) / 4);
+    entry(`job${g}`, n, `restartPolicy: ${kind.policy}, containers: [{ name: main, image: busybox }]`, `createAt: ${createAt}s, containers: { main: ${kind.attempts} }`);
+  });
+  groups(crash, 4).forEach((n, g) => {
+    entry(`crash${g}`, n, 'containers: [{ name: main, image: busybox }]', `containers: { main: [{ run: ${30 + g * 10}s, exit: 1 }] }`);
+  });
+  const probe = 'readinessProbe: { httpGet: { path: /healthz, port: 8080 }, periodSeconds: 10 }';
+  groups(runners, 4).forEach((n, g) => {
+    entry(`web${g}`, n, `containers: [{ name: main, image: nginx, ${probe} }]`, 'containers: { main: [{ run: forever, ready: true }] }');
+    for (let r = 0; r < n; r++) {
+      const period = 180 + ((r * 37 + g * 53) % 181); // 3..6 minutes
       let value = false;
-      for (let t = 30 + ((pod * 17) % 90); t < until; t += period) {
-        lines.push(`    - { at: ${t}s, ready: { pod: ${prefix}web-${j}-${r}, container: main, value: ${value} } }`);
+      for (let t = 60 + ((r * 13 + g * 29) % 120); t < untilS; t += period) {
+        steps.push(`    - { at: ${t}s, ready: { pod: ${prefix}web${g}-${r}, container: main, value: ${value} } }`);
         value = !value;
       }
     }
   });
-  return lines;
 }
 
-/** The scenario text: `nodes` nodes of `podsPerNode` mixed pods for `hours` virtual hours. */
+/** The scenario text of `nodes` nodes × `podsPerNode` mixed pods for `hours` virtual hours
+ *  (current generation, node lifecycle on: every kubelet renews its Lease and posts its status). */
 export function clusterScenario(nodes: number, podsPerNode: number, hours: number): string {
+  const untilS = Math.round(hours * 3600);
   const lines = [
     'apiVersion: kss/v1alpha1',
     'kind: Scenario',
     `metadata: { name: bench-cluster-${nodes}x${podsPerNode} }`,
     'spec:',
-    `  until: ${hours}h`,
+    `  until: ${untilS}s`,
     '  invariants: none',
     '  kubelet: { statusManager: current, runtime: simulated }',
+    '  nodeLifecycle: {}',
   ];
-  const names = nodes === 1 ? [undefined] : Array.from({ length: nodes }, (_, k) => `node-${k}`);
   if (nodes > 1) {
     lines.push('  nodes:');
-    for (const n of names) lines.push(`    - { name: ${n} }`);
+    for (let i = 0; i < nodes; i++) lines.push(`    - { name: node-${i} }`);
   }
-  const prefix = (k: number) => (nodes === 1 ? '' : `n${k}-`);
-  lines.push('  pods:');
-  names.forEach((n, k) => lines.push(...podEntries(prefix(k), n, podsPerNode, hours)));
-  lines.push('  timeline:');
-  // Node by node: the world orders the steps by time (file order breaks ties at one instant).
-  names.forEach((_, k) => lines.push(...readinessSteps(prefix(k), podsPerNode, hours)));
+  const pods: string[] = [];
+  const steps: string[] = [];
+  for (let i = 0; i < nodes; i++) nodePods(`n${i}-`, nodes > 1 ? `node-${i}` : null, podsPerNode, untilS, pods, steps);
+  lines.push('  pods:', ...pods);
+  if (steps.length > 0) lines.push('  timeline:', ...steps);
   return lines.join('\n') + '\n';
 }

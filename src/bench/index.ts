@@ -11,6 +11,7 @@ import { exploreBench } from './explore.js';
 import { loadBench } from './load.js';
 import { statusManager1000 } from './status-manager-1000.js';
 import { longCrashloop, nodeScaling, scalingPoints } from './scaling.js';
+import { cluster100x100, clusterPoints, clusterScaling } from './cluster.js';
 import type { BenchResult } from './types.js';
 
 const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
@@ -24,11 +25,14 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'kss-test': kssTest,
   'long-crashloop': longCrashloop,
   'node-scaling': nodeScaling,
+  'cluster-scaling': clusterScaling,
+  'cluster-100x100': cluster100x100,
   explore: exploreBench,
 };
 /** Cases a parent case runs in a child process of their own; not run by a plain `npm run bench`. */
 const hidden: Record<string, () => BenchResult | Promise<BenchResult>> = {
   ...scalingPoints,
+  ...clusterPoints,
   'load-10k': () => loadBench(10_000),
   'load-10k-replicas': () => loadBench(10_000, 'replicas'),
   'load-100k': () => loadBench(100_000),

@@ -23,6 +23,9 @@ export interface WatchLink {
 export interface WatchFeedOptions {
   /** Only events whose object passes (a field selector such as spec.nodeName). */
   filter?: (pod: Pod) => boolean;
+  /** The field selector spec.nodeName=<node> of a kubelet's pod informer: the apiserver raises only
+   *  the events of that node's objects on this feed (no per-event filter over every feed). */
+  nodeName?: string;
   /** Start with an ADDED event for every object already stored (the informer's list), by "ns/name". */
   replay?: boolean;
 }
@@ -45,7 +48,8 @@ export class WatchFeed {
   constructor(private readonly network: WatchLink, private readonly listener: WatchListener, opts: WatchFeedOptions = {}) {
     this.filter = opts.filter;
     if (opts.replay) for (const pod of network.apiserver.list()) this.raise({ type: 'ADDED', object: pod });
-    this.unsubscribe = network.apiserver.watch((ev) => this.raise(ev));
+    const raise = (ev: WatchEvent) => this.raise(ev);
+    this.unsubscribe = opts.nodeName === undefined ? network.apiserver.watch(raise) : network.apiserver.watchNode(opts.nodeName, raise);
   }
 
   /** Events raised but not yet delivered (in flight or held by a partition). */

@@ -23,6 +23,7 @@ import {
   type Step,
   type StepAction,
   type NodeLifecycleConfig,
+  type NodeSpec,
 } from './types.js';
 
 export interface BuildInput {
@@ -91,13 +92,13 @@ function eventsConfig(e: NonNullable<NonNullable<NonNullable<RawScenario['spec']
   return { sharedClient: e.sharedClient ?? false, eventRecordQPS: e.eventRecordQPS ?? 50, eventBurst: e.eventBurst ?? 100, podInfraContainer: e.podInfraContainer ?? false };
 }
 
-export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
-  const spec = raw.spec ?? {};
-  const k = spec.kubelet ?? {};
-  const epochMs = parseRfc3339(spec.epoch ?? DEFAULT_EPOCH)!;
+type RawKubelet = NonNullable<NonNullable<RawScenario['spec']>['kubelet']>;
+
+/** spec.kubelet (or a node's kubelet over it), defaulted. */
+function kubeletConfig(k: RawKubelet): KubeletConfig {
   const variant = k.statusManager ?? 'current';
   const gates = Object.fromEntries(FEATURE_GATES.map((g) => [g, k.featureGates?.[g] ?? featureGateDefault(g, variant)])) as Record<FeatureGate, boolean>;
-  const kubelet: KubeletConfig = {
+  return {
     nodeName: k.nodeName ?? 'node-a',
     statusManager: variant,
     syncPeriodMs: k.syncPeriod ?? 10_000,
@@ -117,6 +118,20 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     revertFixes: [...new Set(k.revertFixes ?? [])],
     ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
   };
+}
+
+/** spec.nodes: each node's kubelet is spec.kubelet with the node's own settings over it (field by
+ *  field) and the node's name. */
+function nodeSpecs(spec: NonNullable<RawScenario['spec']>, posOf: BuildInput['posOf']): NodeSpec[] | undefined {
+  if (!spec.nodes) return undefined;
+  return spec.nodes.map((n, i) => ({ name: n.name, kubelet: kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name }), pos: posOf(['spec', 'nodes', i]) }));
+}
+
+export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {
+  const spec = raw.spec ?? {};
+  const epochMs = parseRfc3339(spec.epoch ?? DEFAULT_EPOCH)!;
+  const nodes = nodeSpecs(spec, posOf);
+  const kubelet = nodes ? nodes[0].kubelet : kubeletConfig(spec.kubelet ?? {});
   const latency = spec.apiserver?.latency;
   const d = DEFAULT_LATENCY;
   const time = (v: unknown) => resolveTimes(v, epochMs);
@@ -146,6 +161,7 @@ export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenari
     epoch: formatRfc3339(epochMs),
     untilMs: spec.until ?? 600_000,
     kubelet,
+    nodes,
     apiserver: compact({
       latency: latency ?? { get: { ...d }, patch: { ...d }, delete: { ...d }, create: { ...d } },
       ...apiserverLoad(spec.apiserver, kubelet.statusManager),

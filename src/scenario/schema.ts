@@ -24,7 +24,8 @@ import {
   YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
-import { APF_LEVEL_NAMES, EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
+import { apiserver } from './schema-apiserver.js';
+import { EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
 export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './schema-values.js';
@@ -90,9 +91,14 @@ const verb = z.enum(VERBS);
 const containerName = z.string().min(1);
 const act = <T extends z.ZodType>(s: T, f: (v: z.output<T>) => StepAction) => s.transform(f);
 /** An action without fields: `partition: {}` or `partition:`. */
-const bare = (action: 'partition' | 'repair') => act(z.strictObject({}).nullable(), () => ({ action }));
+/** `node:` on a node-level action: which node's kubelet, runtime or link (default: the pod's node,
+ *  else the default node; spec.nodes). */
+const node = dnsSubdomain.optional().meta({ description: "the node this acts on (spec.nodes); default: the pod's node, else the default node" });
+const bare = (action: 'partition' | 'repair') => act(z.strictObject({ node }).nullable(), (v) => ({ action, node: v?.node }));
 const downFor = z.strictObject({ downFor: duration.optional() }).nullable();
 const podOnly = z.strictObject({ pod: podRef });
+const onPod = z.strictObject({ pod: podRef, container: containerName, node });
+const probeAnswer = z.strictObject({ pod: podRef, container: containerName, value: z.boolean(), node });
 
 /** Every timeline action, by its key in the step map. */
 export const ACTIONS = {
@@ -106,6 +112,7 @@ export const ACTIONS = {
   fail: act(
     z
       .strictObject({
+        node,
         verbs: z.array(verb).min(1),
         code: z.literal([404, 409, 429, 500, 'timeout']),
         count: z.int().min(1).optional(),
@@ -122,36 +129,43 @@ export const ACTIONS = {
         message: 'only a 429 or a 500 answer carries a Retry-After the client acts on',
         params: { code: 'INVALID_VALUE', expected: 'code 429 or 500 with retryAfter' },
       }),
-    (v) => ({ action: 'fail', verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
+    (v) => ({ action: 'fail', node: v.node, verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
   latency: act(latency, (v) => ({ action: 'latency', latency: v })),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
   deleteMirror: act(podOnly, (v) => ({ action: 'deleteMirror', pod: v.pod })),
   exit: act(
-    z.strictObject({ pod: podRef, container: containerName, code: z.int().min(0).max(255), reason: z.string().optional(), message: z.string().optional() }),
+    z.strictObject({ pod: podRef, container: containerName, code: z.int().min(0).max(255), reason: z.string().optional(), message: z.string().optional(), node }),
     (v) => ({ action: 'exit', ...v }),
   ),
-  oom: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'oom', ...v })),
-  ready: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'ready', ...v })),
-  started: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'started', ...v })),
-  live: act(z.strictObject({ pod: podRef, container: containerName, value: z.boolean() }), (v) => ({ action: 'live', ...v })),
+  oom: act(onPod, (v) => ({ action: 'oom', ...v })),
+  ready: act(probeAnswer, (v) => ({ action: 'ready', ...v })),
+  started: act(probeAnswer, (v) => ({ action: 'started', ...v })),
+  live: act(probeAnswer, (v) => ({ action: 'live', ...v })),
   addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
-  forgetContainer: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'forgetContainer', ...v })),
-  wipeRuntime: act(z.strictObject({}).nullable(), () => ({ action: 'wipeRuntime' })),
-  interruptStart: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'interruptStart', ...v })),
+  forgetContainer: act(onPod, (v) => ({ action: 'forgetContainer', ...v })),
+  wipeRuntime: act(z.strictObject({ node }).nullable(), (v) => ({ action: 'wipeRuntime', node: v?.node })),
+  interruptStart: act(onPod, (v) => ({ action: 'interruptStart', ...v })),
   dropPlegEvent: act(
-    z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional() }),
-    (v) => ({ action: 'dropPlegEvent', pod: v.pod, container: v.container, event: v.event, count: v.count ?? 1 }),
+    z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional(), node }),
+    (v) => ({ action: 'dropPlegEvent', pod: v.pod, container: v.container, event: v.event, count: v.count ?? 1, node: v.node }),
   ),
   removeStaticPod: act(podOnly, (v) => ({ action: 'removeStaticPod', pod: v.pod })),
   addStaticPod: act(podOnly, (v) => ({ action: 'addStaticPod', pod: v.pod })),
-  scrapeKubeletPods: act(z.strictObject({ every: positiveDuration.optional(), for: positiveDuration.optional() }).nullable(), (v) => ({
+  scrapeKubeletPods: act(z.strictObject({ every: positiveDuration.optional(), for: positiveDuration.optional(), node }).nullable(), (v) => ({
     action: 'scrapeKubeletPods',
     everyMs: v?.every,
     forMs: v?.for,
+    node: v?.node,
   })),
-  gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional() }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container })),
-  restartKubelet: act(downFor, (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0 })),
+  gcContainers: act(z.strictObject({ pod: podRef.optional(), container: containerName.optional(), node }).nullable(), (v) => ({ action: 'gcContainers', pod: v?.pod, container: v?.container, node: v?.node })),
+  restartKubelet: act(
+    z
+      .strictObject({ downFor: duration.optional(), node, nodes: z.union([z.literal('all'), z.array(dnsSubdomain).min(1)]).optional().meta({ description: 'restart these nodes\' kubelets together: all, or a list of names' }) })
+      .refine((v) => v.node === undefined || v.nodes === undefined, { path: ['nodes'], message: 'give `node` or `nodes`, not both', params: { code: 'INVALID_VALUE', expected: 'either node or nodes' } })
+      .nullable(),
+    (v) => ({ action: 'restartKubelet', downForMs: v?.downFor ?? 0, node: v?.node, nodes: v?.nodes }),
+  ),
   evict: act(
     z.strictObject({
       pod: podRef,
@@ -160,8 +174,9 @@ export const ACTIONS = {
       maxPodGracePeriod: z.int().min(0).max(MAX_SECONDS).optional().meta({ description: "the kubelet's evictionMaxPodGracePeriod in seconds (default 0)" }),
       threshold: z.string().optional(),
       available: z.string().optional(),
+      node,
     }),
-    (v) => ({ action: 'evict', pod: v.pod, signal: v.signal, soft: v.soft, maxPodGracePeriodSeconds: v.maxPodGracePeriod, threshold: v.threshold, available: v.available }),
+    (v) => ({ action: 'evict', pod: v.pod, signal: v.signal, soft: v.soft, maxPodGracePeriodSeconds: v.maxPodGracePeriod, threshold: v.threshold, available: v.available, node: v.node }),
   ),
   nodeShutdown: act(
     z
@@ -169,15 +184,16 @@ export const ACTIONS = {
         gracePeriod: duration,
         criticalPodsGracePeriod: duration.optional(),
         powerOffDelay: duration.optional().meta({ description: 'from the inhibitor lock released (or logind done waiting) to the power-off: systemd stopping units (default 0)' }),
+        node,
       })
       .refine((v) => (v.criticalPodsGracePeriod ?? 0) <= v.gracePeriod, {
         path: ['criticalPodsGracePeriod'],
         message: 'criticalPodsGracePeriod is longer than gracePeriod (the kubelet would then shut nothing down gracefully)',
         params: { code: 'INVALID_VALUE', expected: 'criticalPodsGracePeriod <= gracePeriod' },
       }),
-    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay }),
+    (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay, node: v.node }),
   ),
-  sigkillNoExit: act(z.strictObject({ pod: podRef, container: containerName }), (v) => ({ action: 'sigkillNoExit', ...v })),
+  sigkillNoExit: act(onPod, (v) => ({ action: 'sigkillNoExit', ...v })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
     action: 'setContainerReadiness',
@@ -188,11 +204,11 @@ export const ACTIONS = {
     ...v,
   })),
   terminatePod: act(podOnly, (v) => ({ action: 'terminatePod', pod: v.pod })),
-  removeOrphanedStatuses: act(z.strictObject({ keep: z.array(podRef) }), (v) => ({ action: 'removeOrphanedStatuses', keep: v.keep })),
-  syncBatch: act(z.strictObject({ all: z.boolean().optional() }).nullable(), (v) => ({ action: 'syncBatch', all: v?.all ?? true })),
+  removeOrphanedStatuses: act(z.strictObject({ keep: z.array(podRef), node }), (v) => ({ action: 'removeOrphanedStatuses', keep: v.keep, node: v.node })),
+  syncBatch: act(z.strictObject({ all: z.boolean().optional(), node }).nullable(), (v) => ({ action: 'syncBatch', all: v?.all ?? true, node: v?.node })),
   markDeleted: act(podOnly, (v) => ({ action: 'markDeleted', pod: v.pod })),
   setDeletionSafety: act(
-    z.strictObject({ pod: podRef.optional(), podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional() }).nullable(),
+    z.strictObject({ pod: podRef.optional(), podResourcesReclaimed: z.boolean().optional(), podCouldHaveRunningContainers: z.boolean().optional(), node }).nullable(),
     (v) => ({ action: 'setDeletionSafety', ...v }),
   ),
   setApiStatusVersion: act(z.strictObject({ pod: podRef, version: z.int().min(0) }), (v) => ({ action: 'setApiStatusVersion', ...v })),
@@ -251,7 +267,8 @@ export const ASSERTIONS = {
   ),
   requests: body(
     z
-      .strictObject({ pod: podRef, verbs: z.array(verb).optional(), count: z.strictObject({ get: count, patch: count, delete: count, create: count }).partial().optional(), ...window })
+      .strictObject({ pod: podRef.optional(), node, verbs: z.array(verb).optional(), count: z.strictObject({ get: count, patch: count, delete: count, create: count }).partial().optional(), ...window })
+      .refine((v) => v.pod !== undefined || v.node !== undefined, { message: 'give `pod` or `node` (or both)', params: { code: 'MISSING_FIELD', expected: 'pod or node' } })
       .refine((v) => v.verbs !== undefined || v.count !== undefined, { message: 'give `verbs` or `count`', params: { code: 'MISSING_FIELD', expected: 'verbs or count' } })
       .refine((v) => v.verbs === undefined || v.count === undefined, {
         path: ['count'],
@@ -280,7 +297,7 @@ export const ASSERTIONS = {
     (v) => ({ kind: 'podStartup', ...v, of: v.of ?? 'running' }),
   ),
   requestRate: body(
-    z.strictObject({ verb: z.enum([...VERBS, 'event', 'token']), max: count, window: positiveDuration.optional(), ...window }).refine(fromBeforeTo, fromToRule),
+    z.strictObject({ verb: z.enum([...VERBS, 'event', 'token']), max: count, window: positiveDuration.optional(), node, ...window }).refine(fromBeforeTo, fromToRule),
     ({ from, to, window: w, ...v }) => ({ kind: 'requestRate', ...v, windowMs: w ?? 1000, fromMs: from, toMs: to }),
   ),
 } satisfies Record<AssertionBody['kind'], z.ZodType>;
@@ -320,39 +337,16 @@ const epoch = value({ type: 'string', description: 'RFC 3339 time of virtual 0s 
   return ms >= YEAR_1000 && ms < YEAR_9000 ? (v as string) : new Refusal('INVALID_VALUE', 'an RFC 3339 time from year 1000 to 8999');
 });
 
-const apfLevel = z.strictObject({
-  shares: z.int().min(1).max(1_000_000).optional(),
-  seats: z.int().min(1).max(1_000_000).optional().meta({ description: "the level's concurrency limit, instead of its nominal share of the server's" }),
-  queues: z.int().min(0).max(1024).optional().meta({ description: '0: no queuing (over the limit is a 429 at once)' }),
-  handSize: z.int().min(1).max(15).optional(),
-  queueLengthLimit: z.int().min(1).max(1_000_000).optional(),
-});
-
-/** spec.apiserver: latency, and the apiserver under load (docs/scenario-format.md). */
-const apiserver = z.strictObject({
-  latency: latency.optional(),
-  serviceTime: z
-    .strictObject({ base: duration.optional(), perInflight: duration.optional() })
-    .nullish()
-    .meta({ description: 'a request that starts while n others execute takes base + perInflight × n (absent: served the instant it arrives)' }),
-  apf: z
-    .strictObject({
-      maxRequestsInflight: z.int().min(1).max(1_000_000).optional(),
-      maxMutatingRequestsInflight: z.int().min(0).max(1_000_000).optional(),
-      requestWaitLimit: positiveDuration.optional(),
-      retryAfter: z.union([z.literal('dynamic'), z.int().min(1).max(3600)]).optional(),
-      nodeHigh: z.boolean().optional().meta({ description: 'the node-high level for Leases and node status (v1.22+); default false for classic, true otherwise' }),
-      priorityLevels: z.partialRecord(z.enum(APF_LEVEL_NAMES), apfLevel).optional(),
-    })
-    .nullish()
-    .meta({ description: 'API Priority and Fairness for the requests the kubelet sends (absent: no flow control)' }),
-});
-
 export const specSchema = z.strictObject({
   seed: z.int().optional(),
   epoch: epoch.optional(),
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
+  nodes: z
+    .array(z.strictObject({ name: dnsSubdomain, kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish() }))
+    .min(1)
+    .nullish()
+    .meta({ description: "the cluster's nodes, each with its kubelet (over spec.kubelet's settings); the first is the default node; absent: the one node of spec.kubelet" }),
   apiserver: apiserver.nullish(),
   nodeLifecycle: z
     .strictObject({

@@ -5,6 +5,7 @@ import { normalizePodRef } from '../model/pod.js';
 import { parseDuration } from '../model/time.js';
 import { clip, suggest, type Draft, type PathSeg } from './issues.js';
 import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
+import { checkNodes, nodeNames } from './semantics-nodes.js';
 import { DEFAULT_PRIORITY_LEVELS, MAX_HASH_BITS, requiredEntropyBits } from '../model/apf-levels.js';
 
 type Obj = Record<string, unknown>;
@@ -33,13 +34,14 @@ export function crossCheck(doc: unknown): Draft[] {
   const spec = obj(obj(doc)?.spec);
   if (!spec) return out;
   const kubelet = obj(spec.kubelet);
-  const nodeName = str(kubelet?.nodeName) ?? 'node-a';
+  const nodeName = nodeNames(spec)[0]; // static pods are the default node's
   const runtime = kubelet?.runtime === 'none' ? 'none' : 'simulated';
   const byKey = declarePods(spec, nodeName, out);
   const refs = referenceChecks(byKey, nodeName, out);
   checkTimeline(spec, runtime, refs, afterUntilCheck(spec, out), out);
   checkExpect(spec, refs, afterUntilCheck(spec, out), out);
   checkPriorityLevels(spec, out);
+  checkNodes(spec, out);
   return out;
 }
 

@@ -157,7 +157,9 @@ export const EVICTION_SIGNALS = [
 ] as const;
 export type EvictionSignal = (typeof EVICTION_SIGNALS)[number];
 
-export type Step = StepAction & { atMs: number; index: number; pos: SourcePos };
+/** `node:` of a node-level action (spec.nodes): the node it acts on; absent: the pod's node, else
+ *  the default node. restartKubelet may also name `nodes: all` or a list. */
+export type Step = StepAction & { atMs: number; index: number; pos: SourcePos; node?: string; nodes?: 'all' | string[] };
 export type ActionName = StepAction['action'];
 
 export type Verb = 'get' | 'patch' | 'delete' | 'create';
@@ -171,13 +173,13 @@ export type Scalar<T> = T | { $ne: T } | { $exists: boolean };
 export type AssertionBody =
   | { kind: 'apiserver'; pod: string; atMs?: number; exists?: boolean; uid?: Scalar<string>; status?: Expected; deletionTimestamp?: 'set' | 'unset' }
   | { kind: 'kubelet'; pod: string; atMs?: number; cached?: boolean; version?: Scalar<number>; apiStatusVersion?: Scalar<number>; status?: Expected }
-  | { kind: 'requests'; pod: string; verbs?: Verb[]; count?: Partial<Record<Verb, number>>; fromMs?: number; toMs?: number }
+  | { kind: 'requests'; pod?: string; node?: string; verbs?: Verb[]; count?: Partial<Record<Verb, number>>; fromMs?: number; toMs?: number }
   | { kind: 'log'; contains: string; pod?: string; count?: number }
   | { kind: 'events'; type: string; pod?: string; where?: Record<string, unknown>; count?: number; min?: number; fromMs?: number; toMs?: number }
   | { kind: 'converged'; withinMs: number }
   | { kind: 'violation'; invariant: InvariantName; pod?: string }
   | { kind: 'podStartup'; of: 'running' | 'ready'; count?: number; p50?: Bound; p99?: Bound; max?: Bound }
-  | { kind: 'requestRate'; verb: Verb | 'event' | 'token'; max: number; windowMs: number; fromMs?: number; toMs?: number };
+  | { kind: 'requestRate'; verb: Verb | 'event' | 'token'; max: number; windowMs: number; fromMs?: number; toMs?: number; node?: string };
 
 /** A bound on a latency: at most a duration, or within [minMs, maxMs]. */
 export type Bound = { minMs?: number; maxMs?: number };
@@ -264,6 +266,13 @@ export interface NodeLifecycleConfig {
   healthyNodes: number;
 }
 
+/** One node of spec.nodes: its name and its kubelet (spec.kubelet's settings under its own). */
+export interface NodeSpec {
+  name: string;
+  kubelet: KubeletConfig;
+  pos: SourcePos;
+}
+
 export interface Scenario {
   /** Path of the file it was loaded from ("<string>" when loaded from text). */
   file: string;
@@ -275,7 +284,10 @@ export interface Scenario {
   seed: number;
   epoch: string; // RFC 3339
   untilMs: number; // default 10m
+  /** The default node's kubelet (with spec.nodes: spec.kubelet under spec.nodes[0]'s settings). */
   kubelet: KubeletConfig;
+  /** spec.nodes: every node's kubelet, the default node first; absent: the one node of `kubelet`. */
+  nodes?: NodeSpec[];
   apiserver: {
     latency: Latency; // default 1ms..5ms for every verb
     /** Extension: spec.apiserver.serviceTime (absent: a request is served the instant it arrives). */

@@ -104,19 +104,8 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
       }
       return pass(`kubelet cache for ${a.pod} matches`);
     }
-    case 'requests': {
-      const verbs = trace.filter((r) => r.type === 'api.request' && r.pod === a.pod && inWindow(r, a.fromMs, a.toMs)).map((r) => String(r.verb));
-      if (a.verbs !== undefined && (verbs.length !== a.verbs.length || verbs.some((v, i) => v !== a.verbs![i]))) {
-        return fail(`requests for ${a.pod}: expected [${a.verbs.join(', ')}], got [${verbs.join(', ')}]`);
-      }
-      if (a.count !== undefined) {
-        for (const [verb, n] of Object.entries(a.count)) {
-          const got = verbs.filter((v) => v === verb).length;
-          if (got !== n) return fail(`requests for ${a.pod}: expected ${n} ${verb}, got ${got} (all: [${verbs.join(', ')}])`);
-        }
-      }
-      return pass(`requests for ${a.pod}: [${verbs.join(', ')}]`);
-    }
+    case 'requests':
+      return requestsResult(w, trace, a, pass, fail);
     case 'log':
       return logResult(trace, a, pass, fail);
     case 'events': {
@@ -131,7 +120,7 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
       return violationResult(trace, a, pass, fail);
     case 'podStartup':
     case 'requestRate': {
-      const v = a.kind === 'podStartup' ? evaluatePodStartup(w, a) : evaluateRequestRate(trace, a);
+      const v = a.kind === 'podStartup' ? evaluatePodStartup(w, a) : evaluateRequestRate(trace, a, (key) => w.siteOfPod(key).name);
       return v.ok ? pass(v.message) : fail(v.message);
     }
     case 'converged':
@@ -140,6 +129,26 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
 }
 
 type Done = (message: string) => AssertionResult;
+
+/** `requests`: what the kubelet sent for a pod, or what one node's kubelet sent. */
+function requestsResult(w: World, trace: readonly TraceRecord[], a: Assertion & { kind: 'requests' }, pass: Done, fail: Done): AssertionResult {
+  const who = [a.pod, a.node && `node ${a.node}`].filter(Boolean).join(' on ');
+  // a kubelet's requests name their node in a scenario of many (node-tracer.ts); with one, every request is its
+  const home = w.sites[0].name;
+  const verbs = trace
+    .filter((r) => r.type === 'api.request' && (a.pod === undefined || r.pod === a.pod) && (a.node === undefined || (r.node ?? home) === a.node) && inWindow(r, a.fromMs, a.toMs))
+    .map((r) => String(r.verb));
+  if (a.verbs !== undefined && (verbs.length !== a.verbs.length || verbs.some((v, i) => v !== a.verbs![i]))) {
+    return fail(`requests for ${who}: expected [${a.verbs.join(', ')}], got [${verbs.join(', ')}]`);
+  }
+  if (a.count !== undefined) {
+    for (const [verb, n] of Object.entries(a.count)) {
+      const got = verbs.filter((v) => v === verb).length;
+      if (got !== n) return fail(`requests for ${who}: expected ${n} ${verb}, got ${got} (all: [${verbs.join(', ')}])`);
+    }
+  }
+  return pass(`requests for ${who}: [${verbs.join(', ')}]`);
+}
 
 function violationResult(trace: readonly TraceRecord[], a: Assertion & { kind: 'violation' }, pass: Done, fail: Done): AssertionResult {
   const n = trace.filter((r) => r.type === 'invariant.violation' && r.invariant === a.invariant && (a.pod === undefined || r.pod === a.pod)).length;

@@ -14,7 +14,7 @@ import { StatusManager } from '../kubelet/status/status-manager.js';
 import { Node, type Runtime } from '../kubelet/node/index.js';
 import type { StaticDeletionSafety } from './deletion-safety.js';
 import { startHeartbeats } from './node-lifecycle.js';
-import type { WorldTracer } from './tracer.js';
+import type { Tracer } from '../model/trace.js';
 
 /** One incarnation of the kubelet process: everything it holds in memory. */
 export interface KubeletIncarnation {
@@ -33,7 +33,9 @@ export interface KubeletHost {
   readonly scenario: Scenario;
   readonly engine: Engine;
   readonly clock: VClock;
-  readonly tracer: WorldTracer;
+  readonly tracer: Tracer;
+  /** Prefix of the node's kubelet groups (`<node>/` with spec.nodes, '' with one node). */
+  readonly groupPrefix?: string;
   readonly apiserver: ApiServer;
   readonly network: Network;
   readonly variant: Variant;
@@ -52,7 +54,7 @@ export interface KubeletHost {
 /** Start incarnation n: a fresh pod manager (listed from the apiserver), a fresh status manager,
  *  and the node processes. `onCreated` receives the incarnation before anything of it runs. */
 export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: KubeletIncarnation) => void): KubeletIncarnation {
-  const group = `kubelet-${n}`;
+  const group = `${h.groupPrefix ?? ''}kubelet-${n}`;
   const k = h.config;
   const podManager = new PodManager();
   const user = `system:node:${k.nodeName}`; // the kubelet's identity: flow control's flow
@@ -72,9 +74,9 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   incarnation.statusManager = statusManager;
   onCreated(incarnation);
   // The informer's initial list.
-  for (const pod of h.apiserver.list()) {
+  // The informer's list: the field selector spec.nodeName=<node> (the apiserver's index by node).
+  for (const pod of h.apiserver.listOnNode(k.nodeName)) {
     if (h.hiddenKeys.has(podKey(pod))) continue;
-    if ((pod.spec?.nodeName ?? '') !== k.nodeName) continue;
     podManager.addPod(pod);
     if (!isMirrorPod(pod)) h.lastKnown.set(podKey(pod), pod);
   }

@@ -1,5 +1,5 @@
-// The node lifecycle in the world (spec.nodeLifecycle): the kubelet's node is registered Ready
-// before the kubelet starts, the cluster's other (healthy) nodes beside it, and the node lifecycle
+// The node lifecycle in the world (spec.nodeLifecycle): the kubelets' nodes are registered Ready
+// before the kubelets start, the cluster's other (healthy, simulated-free) nodes beside them, and the node lifecycle
 // controller runs in the control plane; each kubelet incarnation runs its heartbeats (the Lease
 // controller and the node status loop) over the network through a heartbeat client of its own.
 import type { Engine, Process } from '../engine/index.js';
@@ -21,16 +21,18 @@ export interface NodeLifecycleHost {
   readonly config: KubeletConfig;
 }
 
-/** Register the nodes and start the controller (before the first kubelet starts). */
-export function setupNodeLifecycle(h: NodeLifecycleHost, nl: NodeLifecycleConfig): NodeLifecycleController {
+/** Register the nodes (every node of the scenario, the default node first) and start the
+ *  controller (before the first kubelet starts); it watches every node's Lease. */
+export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer): NodeLifecycleController {
+  const h = sites[0];
   const now = h.clock.now();
-  h.apiserver.nodes.register(h.config.nodeName, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
+  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
   const c = new NodeLifecycleController({
     engine: h.engine,
     clock: h.clock,
     apiserver: h.apiserver,
-    tracer: h.tracer,
+    tracer,
     nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
     nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
     healthyNodes,

@@ -7,6 +7,7 @@ import { createInvariantCheckers } from './invariant-view.js';
 import { AssertionRecords, evaluateNow, isPointInTime, type AssertionResult } from './assertions.js';
 import type { TraceRecord } from './tracer.js';
 import { World, type WorldOptions } from './world.js';
+import type { KubeletIncarnation } from './kubelet-lifecycle.js';
 import type { ChoiceEntry, DrivenInfo } from '../engine/index.js';
 import { loadSummary, type LoadSummary } from './load-report.js';
 
@@ -152,7 +153,11 @@ class ConvergenceClock {
   /** Every pod the kubelet runs has a status in its cache (a restarted kubelet's starts empty),
    *  and the status manager has synced that status with the apiserver (apiStatusVersions). */
   private allSynced(): boolean {
-    const kl = this.w.kubelet;
+    for (const site of this.w.sites) if (!this.synced(site.kubelet)) return false;
+    return true;
+  }
+
+  private synced(kl: KubeletIncarnation | null): boolean {
     if (kl === null) return false;
     const sm = kl.statusManager;
     for (const pod of kl.podManager.getPods()) {
@@ -172,9 +177,15 @@ class ConvergenceClock {
 
 /** Why the kubelet's cache and the apiserver disagree now, or undefined when they agree. */
 export function divergence(w: World): string | undefined {
-  const kl = w.kubelet;
+  for (const site of w.sites) {
+    const why = siteDivergence(w, site.kubelet, kubeletStatusEqual(w.variant, site.config.featureGates));
+    if (why !== undefined) return w.sites.length === 1 ? why : `node ${site.name}: ${why}`;
+  }
+  return undefined;
+}
+
+function siteDivergence(w: World, kl: KubeletIncarnation | null, equal: ReturnType<typeof kubeletStatusEqual>): string | undefined {
   if (kl === null) return 'the kubelet is down';
-  const equal = kubeletStatusEqual(w.variant, w.config.featureGates);
   for (const uid of [...kl.statusManager.cachedUIDs()].sort()) {
     const entry = kl.statusManager.cachedEntry(uid)!;
     let pod = kl.podManager.getPodByUID(uid);

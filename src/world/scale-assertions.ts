@@ -50,18 +50,22 @@ export function peakInWindow(times: readonly number[], windowMs: number): { coun
 }
 
 /** Requests the apiserver served with this verb (its api.<verb> records), from any client. */
-export function servedTimes(trace: readonly TraceRecord[], verb: string, fromMs?: number, toMs?: number): number[] {
+export function servedTimes(trace: readonly TraceRecord[], verb: string, fromMs?: number, toMs?: number, keep?: (r: TraceRecord) => boolean): number[] {
   const type = `api.${verb}`;
   const out: number[] = [];
-  for (const r of trace) if (r.type === type && (fromMs === undefined || r.t >= fromMs) && (toMs === undefined || r.t <= toMs)) out.push(r.t);
+  for (const r of trace) if (r.type === type && (fromMs === undefined || r.t >= fromMs) && (toMs === undefined || r.t <= toMs) && (keep === undefined || keep(r))) out.push(r.t);
   return out;
 }
 
 /** `trace`: the records the assertions gathered (the same whether or not the run keeps its trace). */
-export function evaluateRequestRate(trace: readonly TraceRecord[], a: Assertion & { kind: 'requestRate' }): Verdict {
-  const times = servedTimes(trace, a.verb, a.fromMs, a.toMs);
+/** `nodeOfPod`: the node a served request's pod is bound to (for `node:`; the apiserver serves
+ *  every node's kubelet, so a request is counted for the node of the pod it is about). */
+export function evaluateRequestRate(trace: readonly TraceRecord[], a: Assertion & { kind: 'requestRate' }, nodeOfPod?: (key: string) => string): Verdict {
+  const node = a.node;
+  const keep = node === undefined || nodeOfPod === undefined ? undefined : (r: TraceRecord) => typeof r.pod === 'string' && nodeOfPod(r.pod) === node;
+  const times = servedTimes(trace, a.verb, a.fromMs, a.toMs, keep);
   const peak = peakInWindow(times, a.windowMs);
-  const got = `peak ${peak.count} ${a.verb} per ${ms(a.windowMs)} (from ${ms(peak.atMs)}), ${times.length} in all`;
+  const got = `${node === undefined ? '' : `node ${node}: `}peak ${peak.count} ${a.verb} per ${ms(a.windowMs)} (from ${ms(peak.atMs)}), ${times.length} in all`;
   if (peak.count > a.max) return { ok: false, message: `request rate: expected at most ${a.max} ${a.verb} per ${ms(a.windowMs)}, got ${got}` };
   return { ok: true, message: `request rate: ${got}` };
 }

@@ -4,14 +4,15 @@
 // flight and faults come from the trace (report/inspect.ts), so they are handed in.
 import type { Pod, UID } from '../model/pod.js';
 import type { PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
+import type { NodeSite } from './node-site.js';
 import type { World } from './world.js';
 
 function key(p: Pod): string {
   return `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}`;
 }
 
-function workerState(w: World, uid: UID): Record<string, unknown> | undefined {
-  const node = w.kubelet?.node;
+function workerState(site: NodeSite, uid: UID): Record<string, unknown> | undefined {
+  const node = site.kubelet?.node;
   if (!node) return undefined;
   const cur = node.workersCurrent?.status(uid);
   if (cur !== undefined) {
@@ -24,9 +25,9 @@ function workerState(w: World, uid: UID): Record<string, unknown> | undefined {
   return undefined;
 }
 
-function runtimeState(w: World, uid: UID): Array<Record<string, unknown>> | undefined {
-  if (w.runtime === null) return undefined;
-  return w.runtime.containersOf(uid).map((c) => ({
+function runtimeState(site: NodeSite, uid: UID): Array<Record<string, unknown>> | undefined {
+  if (site.runtime === null) return undefined;
+  return site.runtime.containersOf(uid).map((c) => ({
     name: c.name, attempt: c.restartCount, id: c.id, state: c.state,
     exitCode: c.exitCode, reason: c.reason, sigtermAt: c.sigtermAtMs !== undefined ? `${(c.sigtermAtMs / 1000).toFixed(3)}s` : undefined,
   }));
@@ -36,8 +37,9 @@ function runtimeState(w: World, uid: UID): Array<Record<string, unknown>> | unde
 function podKeys(w: World): Map<string, UID | undefined> {
   const out = new Map<string, UID | undefined>();
   for (const p of w.apiserver.list()) out.set(key(p), p.metadata?.uid);
-  const kl = w.kubelet;
-  if (kl !== null) {
+  for (const site of w.sites) {
+    const kl = site.kubelet;
+    if (kl === null) continue;
     for (const uid of kl.statusManager.cachedUIDs()) {
       const e = kl.statusManager.cachedEntry(uid)!;
       out.set(`${e.podNamespace}/${e.podName}`, uid);
@@ -50,22 +52,7 @@ export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, Requ
   const kl = w.kubelet;
   const pods: PodSnapshot[] = [];
   for (const [k, apiUID] of podKeys(w)) {
-    const [ns, name] = [k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1)];
-    const api = w.apiserver.peek(ns, name);
-    // The kubelet's own pod (a static pod's cache entry is under its own uid, not its mirror's).
-    const kpod = kl === null ? undefined : [...kl.statusManager.cachedUIDs()].map((u) => kl.statusManager.cachedEntry(u)!).find((e) => `${e.podNamespace}/${e.podName}` === k);
-    const uid = kl === null ? apiUID : ([...kl.statusManager.cachedUIDs()].find((u) => kl.statusManager.cachedEntry(u) === kpod) ?? apiUID);
-    pods.push({
-      pod: k,
-      apiserver: api === undefined ? null : { uid: api.metadata?.uid, resourceVersion: api.metadata?.resourceVersion, deletionTimestamp: api.metadata?.deletionTimestamp ?? undefined, status: api.status },
-      kubelet: kl === null ? null : {
-        cached: kpod === undefined ? null : { version: kpod.version, podIsFinished: kpod.podIsFinished || undefined, status: kpod.status },
-        apiStatusVersion: apiUID !== undefined ? kl.statusManager.apiStatusVersion(apiUID) : undefined,
-      },
-      podWorker: uid !== undefined ? workerState(w, uid) : undefined,
-      runtime: uid !== undefined ? runtimeState(w, uid) : undefined,
-      requestsInFlight: inFlight.get(k) ?? [],
-    });
+    pods.push(podSnapshot(w, w.siteOfPod(k), k, apiUID, inFlight));
   }
   const ch = kl?.statusManager.podStatusChannel;
   return {
@@ -74,6 +61,27 @@ export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, Requ
     faultsInForce: faults,
     apiserverLoad: loadSnapshot(w),
     pods,
+  };
+}
+
+/** One pod as its node's kubelet and runtime (and the apiserver) hold it. */
+function podSnapshot(w: World, site: NodeSite, k: string, apiUID: UID | undefined, inFlight: Map<string, RequestInFlight[]>): PodSnapshot {
+  const kl = site.kubelet;
+  const [ns, name] = [k.slice(0, k.indexOf('/')), k.slice(k.indexOf('/') + 1)];
+  const api = w.apiserver.peek(ns, name);
+  // The kubelet's own pod (a static pod's cache entry is under its own uid, not its mirror's).
+  const kpod = kl === null ? undefined : [...kl.statusManager.cachedUIDs()].map((u) => kl.statusManager.cachedEntry(u)!).find((e) => `${e.podNamespace}/${e.podName}` === k);
+  const uid = kl === null ? apiUID : ([...kl.statusManager.cachedUIDs()].find((u) => kl.statusManager.cachedEntry(u) === kpod) ?? apiUID);
+  return {
+    pod: k,
+    apiserver: api === undefined ? null : { uid: api.metadata?.uid, resourceVersion: api.metadata?.resourceVersion, deletionTimestamp: api.metadata?.deletionTimestamp ?? undefined, status: api.status },
+    kubelet: kl === null ? null : {
+      cached: kpod === undefined ? null : { version: kpod.version, podIsFinished: kpod.podIsFinished || undefined, status: kpod.status },
+      apiStatusVersion: apiUID !== undefined ? kl.statusManager.apiStatusVersion(apiUID) : undefined,
+    },
+    podWorker: uid !== undefined ? workerState(site, uid) : undefined,
+    runtime: uid !== undefined ? runtimeState(site, uid) : undefined,
+    requestsInFlight: inFlight.get(k) ?? [],
   };
 }
 

@@ -1,19 +1,22 @@
-// world.ts wires the actors onto one engine: the apiserver, the network between it and the kubelet,
-// and the kubelet (pod manager, status manager and, with `runtime: simulated`, the node). It sets
-// the run up, feeds the watch to the kubelet, and runs the timeline steps through the step table
-// (steps/); the kubelet's lifecycle is kubelet-lifecycle.ts, the expectations assertions.ts.
-import { produce } from 'immer';
-import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions, type Timer } from '../engine/index.js';
+// world.ts wires the actors onto one engine: the apiserver and, per node, a site (node-site.ts:
+// the node's link to the apiserver, its runtime and its kubelet — pod manager, status manager and,
+// with `runtime: simulated`, the node). It sets the run up and runs the timeline steps through the
+// step table (steps/), each on the site of its node (step-routing.ts); the kubelet's lifecycle is
+// kubelet-lifecycle.ts, the expectations assertions.ts.
+import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions } from '../engine/index.js';
 import { ApiServer, ApiServerLoad } from '../apiserver/index.js';
-import { Network } from '../network/index.js';
+import type { Network } from '../network/index.js';
 import { VClock } from '../model/time.js';
-import { isMirrorPod, podKey, type Pod, type PodStatus } from '../model/pod.js';
-import { featureGateDefault, type FeatureGate, type KubeletConfig, type Scenario, type ScenarioPod, type Step, type Variant } from '../scenario/types.js';
-import { Runtime } from '../kubelet/node/index.js';
-import { StaticDeletionSafety } from './deletion-safety.js';
-import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
+import { podKey, type Pod, type PodStatus } from '../model/pod.js';
+import type { KubeletConfig, Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
+import type { Runtime } from '../kubelet/node/index.js';
+import type { StaticDeletionSafety } from './deletion-safety.js';
+import type { KubeletIncarnation } from './kubelet-lifecycle.js';
 import { setupNodeLifecycle } from './node-lifecycle.js';
-import { applyStep, StepError, type StepContext } from './steps/index.js';
+import { NodeSite } from './node-site.js';
+import { NodeTracer } from './node-tracer.js';
+import { applyStep, StepError } from './steps/index.js';
+import { sitesOfStep } from './step-routing.js';
 import { WorldTracer, type TraceRecord } from './tracer.js';
 
 export { StepError, mirrorOf } from './steps/index.js';
@@ -31,25 +34,23 @@ export interface WorldOptions {
   choices?: ChoiceOptions;
 }
 
-export class World implements StepContext, KubeletHost {
+export class World {
   readonly engine: Engine;
   readonly clock: VClock;
   readonly tracer: WorldTracer;
   readonly apiserver: ApiServer;
-  readonly network: Network;
   readonly seed: number;
   readonly variant: Variant;
   readonly untilMs: number;
   readonly maxEvents: number;
   /** The log of a driven run (choices recorded or replayed), else null. */
   readonly choiceLog: ChoiceLog | null;
-  /** The runtime outlives kubelet restarts: containers keep running. */
-  readonly runtime: Runtime | null;
-  kubelet: KubeletIncarnation | null = null;
-  private incarnations = 0;
-  /** Keys whose apiserver objects live on another node (`only: apiserver`): the kubelet never sees them. */
+  /** One site per node, the default node first (spec.nodes; else the one node of spec.kubelet). */
+  readonly sites: readonly NodeSite[];
+  /** The sites by node name. */
+  readonly siteByName: ReadonlyMap<string, NodeSite>;
+  /** Keys whose apiserver objects live on no node of the scenario (`only: apiserver`): no kubelet sees them. */
   readonly hiddenKeys = new Set<string>();
-  readonly staticSafety: StaticDeletionSafety;
   /** Runtime errors of steps (e.g. a node action with runtime none): reported as failures. */
   readonly stepErrors: Array<{ step: Step; message: string }> = [];
 
@@ -63,33 +64,67 @@ export class World implements StepContext, KubeletHost {
     this.engine = new Engine(rng);
     this.clock = new VClock(this.engine, scenario.epoch);
     this.tracer = new WorldTracer(this.engine, opts.keepTrace ?? true);
-    const k = scenario.kubelet;
     this.apiserver = new ApiServer({ engine: this.engine, clock: this.clock, rng: rng.fork('apiserver'), tracer: this.tracer });
-    this.network = new Network({
-      engine: this.engine,
-      apiserver: this.apiserver,
-      rng: rng.fork('network'),
-      tracer: this.tracer,
-      latency: scenario.apiserver.latency,
-      qps: k.apiQPS,
-      burst: k.apiBurst,
-      requestTimeoutMs: k.requestTimeoutMs,
-    });
     const { serviceTime, apf } = scenario.apiserver;
     if (serviceTime !== undefined || apf !== undefined) this.apiserver.load = new ApiServerLoad(this.engine, this.tracer, { serviceTime, apf });
-    this.staticSafety = new StaticDeletionSafety({ ...k.deletionSafety });
-    this.runtime = k.runtime === 'simulated' ? new Runtime({ engine: this.engine, clock: this.clock, rng: rng.fork('runtime'), tracer: this.tracer }) : null;
+    const nodes = scenario.nodes;
+    if (nodes === undefined) {
+      // One node, built as it always was: the root's 'network' and 'runtime' streams, the world's tracer.
+      this.sites = [new NodeSite(this, { kubelet: scenario.kubelet, tracer: this.tracer, rng, groupPrefix: '', selectNode: false })];
+    } else {
+      this.sites = nodes.map(
+        (n) => new NodeSite(this, { kubelet: n.kubelet, tracer: new NodeTracer(this.tracer, n.name), rng: rng.fork(`node/${n.name}`), groupPrefix: `${n.name}/`, selectNode: true }),
+      );
+    }
+    this.siteByName = new Map(this.sites.map((s) => [s.name, s]));
   }
 
-  /** The kubelet configuration of this run: a --status-manager override also moves the feature
-   *  gates the file left to the generation's defaults. */
-  get config(): KubeletConfig {
-    const k = this.scenario.kubelet;
-    if (this.variant === k.statusManager) return k;
-    const gates = { ...k.featureGates };
-    for (const g of Object.keys(gates) as FeatureGate[]) gates[g] = k.explicitFeatureGates?.[g] ?? featureGateDefault(g, this.variant);
-    return { ...k, statusManager: this.variant, featureGates: gates };
+  /** The default node's site: pods without spec.nodeName, static pods, and node actions without `node:`. */
+  get defaultSite(): NodeSite {
+    return this.sites[0];
   }
+  /** The default node's link (the one link of a single-node scenario). */
+  get network(): Network {
+    return this.sites[0].network;
+  }
+  /** The default node's runtime: it outlives kubelet restarts (containers keep running). */
+  get runtime(): Runtime | null {
+    return this.sites[0].runtime;
+  }
+  /** The default node's kubelet incarnation now, or null while it is down. */
+  get kubelet(): KubeletIncarnation | null {
+    return this.sites[0].kubelet;
+  }
+  get staticSafety(): StaticDeletionSafety {
+    return this.sites[0].staticSafety;
+  }
+  get kubeletOnlyPods(): Map<string, Pod> {
+    return this.sites[0].kubeletOnlyPods;
+  }
+  get removedStaticPods(): Set<string> {
+    return this.sites[0].removedStaticPods;
+  }
+  get lastKnown(): Map<string, Pod> {
+    return this.sites[0].lastKnown;
+  }
+
+  /** The default node's kubelet configuration of this run (node-site.ts config). */
+  get config(): KubeletConfig {
+    return this.sites[0].config;
+  }
+
+  /** The site of the node a pod is bound to (its spec.nodeName; the default node's when it names
+   *  none of the scenario's nodes, as with one node). */
+  siteOfPod(key: string): NodeSite {
+    if (this.sites.length === 1) return this.sites[0];
+    let byKey = this.podNodes;
+    if (byKey === null) {
+      byKey = this.podNodes = new Map();
+      for (const p of this.scenario.pods) if (!byKey.has(p.key)) byKey.set(p.key, p.pod.spec?.nodeName ?? '');
+    }
+    return this.siteByName.get(byKey.get(key) ?? '') ?? this.sites[0];
+  }
+  private podNodes: Map<string, string> | null = null;
 
   // ---- set-up -------------------------------------------------------------------------------
 
@@ -100,16 +135,15 @@ export class World implements StepContext, KubeletHost {
     for (const sp of s.pods) {
       if (sp.only === 'apiserver') this.hiddenKeys.add(sp.key);
     }
-    // The watch feeds the current kubelet incarnation's pod manager.
-    this.network.watch((ev) => this.onWatchEvent(ev.type, ev.object));
+    for (const site of this.sites) site.watch();
     for (const sp of s.pods) {
       if (sp.only === 'kubelet' || sp.createAtMs !== 0) continue;
       this.createInApiserver(sp, 'user');
     }
-    if (s.nodeLifecycle) setupNodeLifecycle(this, s.nodeLifecycle);
-    this.startKubelet(true);
+    if (s.nodeLifecycle) setupNodeLifecycle(this.sites, s.nodeLifecycle, this.tracer);
+    for (const site of this.sites) site.startKubelet();
     for (const sp of s.pods) {
-      if (sp.only === 'kubelet') this.kubeletOnlyPod(sp);
+      if (sp.only === 'kubelet') this.siteOfPod(sp.key).kubeletOnlyPod(sp);
       else if (typeof sp.createAtMs === 'number' && sp.createAtMs > 0) {
         this.engine.at(sp.createAtMs, () => this.createInApiserver(sp, 'user'));
       }
@@ -124,94 +158,9 @@ export class World implements StepContext, KubeletHost {
     return r.ok ? r.value : undefined;
   }
 
-  private kubeletOnlyPod(sp: ScenarioPod): void {
-    // The kubelet holds an incarnation the apiserver never had (or has replaced).
-    let pod = sp.pod;
-    if (!pod.metadata?.uid) {
-      const uid = this.apiserver.newUID();
-      pod = produce(pod, (d) => {
-        d.metadata!.uid = uid;
-      });
-    }
-    this.kubeletOnlyPods.set(sp.key, pod);
-    this.kubelet!.podManager.addPod(pod);
-    this.kubelet!.node?.podAdded(pod);
-  }
-  readonly kubeletOnlyPods = new Map<string, Pod>();
-  /** Static pods whose manifest a removeStaticPod step took out of the manifest directory, by key. */
-  readonly removedStaticPods = new Set<string>();
-  /** The comeback of a kubelet stopped by restartKubelet, while it is down. */
-  private pendingKubeletStart: Timer | null = null;
-  /** The last copy of each (non-mirror) pod the kubelet was given, kept after the pod manager drops
-   *  it: upstream calls TerminatePod and reads the cache of pods already gone from its config. */
-  readonly lastKnown = new Map<string, Pod>();
-
-  private onWatchEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: Pod): void {
-    const kl = this.kubelet;
-    if (kl === null) return;
-    const key = podKey(obj);
-    if (this.hiddenKeys.has(key)) return;
-    if ((obj.spec?.nodeName ?? '') !== this.scenario.kubelet.nodeName) return;
-    const pm = kl.podManager;
-    if (!isMirrorPod(obj)) this.lastKnown.set(key, obj);
-    if (type === 'DELETED') {
-      pm.removePod(obj);
-      kl.node?.podRemoved(obj);
-      return;
-    }
-    const uid = obj.metadata?.uid ?? '';
-    const known = isMirrorPod(obj) ? pm.getMirrorPodByUID(uid) !== undefined : pm.getPodByUID(uid) !== undefined;
-    if (known) {
-      pm.updatePod(obj);
-      kl.node?.podUpdated(obj);
-    } else {
-      pm.addPod(obj);
-      kl.node?.podAdded(obj);
-    }
-  }
-
-  /** Start a kubelet incarnation (kubelet-lifecycle.ts). */
-  startKubelet(initial: boolean): void {
-    startIncarnation(this, ++this.incarnations, (kl) => {
-      this.kubelet = kl;
-    });
-    void initial;
-  }
-
-  stopKubelet(): void {
-    const kl = this.kubelet;
-    if (kl === null) return;
-    stopIncarnation(this, kl);
-    this.kubelet = null;
-  }
-
-  /** The restartKubelet step. A restart while the kubelet is down (an earlier restart's downFor)
-   *  replaces that one's comeback, as a restartApiserver while down does: there is never more
-   *  than one kubelet. */
+  /** Restart the default node's kubelet (restartKubelet without `node:`). */
   restartKubelet(downForMs: number): void {
-    if (this.poweredOff) return;
-    this.stopKubelet();
-    this.pendingKubeletStart?.cancel();
-    this.pendingKubeletStart = null;
-    if (downForMs > 0) {
-      this.pendingKubeletStart = this.engine.after(downForMs, () => {
-        this.pendingKubeletStart = null;
-        this.startKubelet(false);
-      });
-    } else this.startKubelet(false);
-  }
-
-  /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
-  poweredOff = false;
-
-  /** The end of a nodeShutdown: the kubelet stops (its in-flight requests are dropped), the
-   *  runtime's containers stop where they are, and no restart brings the kubelet back. */
-  powerOff(): void {
-    this.poweredOff = true;
-    this.stopKubelet();
-    this.pendingKubeletStart?.cancel();
-    this.pendingKubeletStart = null;
-    this.runtime?.halt();
+    this.sites[0].restartKubelet(downForMs);
   }
 
   behaviourOf(pod: Pod): ScenarioPod['containers'] {
@@ -228,22 +177,11 @@ export class World implements StepContext, KubeletHost {
 
   // ---- lookups used by steps and assertions -------------------------------------------------
 
-  /** The kubelet's copy of a pod named in a status-manager step or a kubelet assertion. */
+  /** The kubelet's copy of a pod named in a status-manager step or a kubelet assertion (the
+   *  kubelet of the pod's node). */
   kubeletPod(key: string): Pod | undefined {
-    const kl = this.kubelet;
-    if (kl === null) return undefined;
-    let fullName = this.fullNames.get(key);
-    if (fullName === undefined) {
-      const [ns, name] = key.split('/');
-      this.fullNames.set(key, (fullName = `${name}_${ns}`));
-    }
-    const pod = kl.podManager.getPodByFullName(fullName);
-    if (pod !== undefined) return pod;
-    return this.kubeletOnlyPods.get(key) ?? this.lastKnown.get(key);
+    return this.siteOfPod(key).kubeletPod(key);
   }
-
-  /** "ns/name" → the pod manager's full name "name_ns", for the steps' lookups. */
-  private readonly fullNames = new Map<string, string>();
 
   /** The apiserver's current object of that name. */
   apiPod(key: string): Pod | undefined {
@@ -255,11 +193,13 @@ export class World implements StepContext, KubeletHost {
 
   private runStep(step: Step): void {
     this.tracer.emit({ type: 'step', actor: 'timeline', pod: 'pod' in step ? (step as { pod: string }).pod : undefined, action: step.action, index: step.index });
-    try {
-      applyStep(this, step);
-    } catch (err) {
-      if (err instanceof StepError) this.stepErrors.push({ step, message: err.message });
-      else throw err;
+    for (const site of sitesOfStep(this, step)) {
+      try {
+        applyStep(site, step);
+      } catch (err) {
+        if (err instanceof StepError) this.stepErrors.push({ step, message: err.message });
+        else throw err;
+      }
     }
   }
 

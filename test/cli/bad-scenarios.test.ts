@@ -1,4 +1,4 @@
-// Eleven kinds of bad scenario: each gives a clear positioned error (file:line:col, code, path,
+// Twelve kinds of bad scenario: each gives a clear positioned error (file:line:col, code, path,
 // expected vs got, a code frame) and exit code 2 from `kss run`, never a stack trace.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ const cases: Array<[file: string, position: string, code: string, path: string, 
   ['unknown-action', '10:7', 'UNKNOWN_ACTION', 'spec.timeline[0].delet', /did you mean "delete"/],
   ['empty', '1:1', 'EMPTY_FILE', '', /empty/i],
   ['unresolved-alias', '5:10', 'YAML_ALIAS', '', /anchor &duration must be set before the alias/],
+  ['unknown-node', '10:36', 'UNKNOWN_NODE', 'spec.timeline[0].partition.node', /did you mean "node-b"/],
 ];
 
 describe('kss run on bad scenarios', () => {

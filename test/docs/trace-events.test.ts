@@ -10,7 +10,7 @@ import { discoverScenarios } from '../../src/testing/discover.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const doc = readFileSync(join(ROOT, 'docs/trace-events.md'), 'utf8');
-const COMMON = new Set(['t', 'seq', 'actor', 'type', 'pod']);
+const COMMON = new Set(['t', 'seq', 'actor', 'type', 'pod', 'node']);
 
 /** `### \`type\`` sections and the `| \`field\` |` rows under each. */
 function documented(): Map<string, { fields: Set<string>; notEmitted: boolean }> {

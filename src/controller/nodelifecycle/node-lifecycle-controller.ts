@@ -164,7 +164,7 @@ export class NodeLifecycleController {
   }
 
   private podsOn(name: string): Pod[] {
-    return this.o.apiserver.list().filter((p) => (p.spec?.nodeName ?? '') === name);
+    return this.o.apiserver.listOnNode(name); // the apiserver's index by spec.nodeName
   }
 
   /** MarkPodsNotReady: each pod's Ready condition to False (UpdatePodCondition stamps the
