@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { coldRun } from './cold-run.js';
 import { engineTimeouts } from './engine-timeouts.js';
 import { node110 } from './node-110.js';
+import { nodeHour } from './node-hour.js';
 import { kssTest } from './kss-test.js';
 import { exploreBench } from './explore.js';
 import { loadBench } from './load.js';
@@ -18,6 +19,8 @@ const cases: Record<string, () => BenchResult | Promise<BenchResult>> = {
   'status-manager-1000': () => statusManager1000('current'),
   'status-manager-1000-classic': () => statusManager1000('classic'),
   'node-110': node110,
+  'node-hour-100': () => nodeHour(100),
+  'node-hour-1000': () => nodeHour(1000),
   'cold-run': coldRun,
   'kss-test': kssTest,
   'long-crashloop': longCrashloop,

@@ -127,14 +127,17 @@ export function getStableKey(pod: Pod, container: Container): string {
   if (!Object.isFrozen(container)) return `${name}_${namespace}_${uid}_${container.name}_${computeContainerHash(container)}`;
   // every sync of a pod with an exited container asks: the key of a frozen container is kept with
   // the pod identity it was built for, and reused while that identity is the same
-  const k = stableKeys.get(container);
-  if (k !== undefined && k.name === name && k.namespace === namespace && k.uid === uid) return k.key;
+  // (per UID: the pods of one x-kss.replicas entry share their frozen container specs)
+  let byUID = stableKeys.get(container);
+  if (byUID === undefined) stableKeys.set(container, (byUID = new Map()));
+  const k = byUID.get(uid);
+  if (k !== undefined && k.name === name && k.namespace === namespace) return k.key;
   const key = `${name}_${namespace}_${uid}_${container.name}_${hashContainer(container)}`;
-  stableKeys.set(container, { name, namespace, uid, key });
+  byUID.set(uid, { name, namespace, key });
   return key;
 }
 
-const stableKeys = new WeakMap<Container, { name: string; namespace: string; uid: string; key: string }>();
+const stableKeys = new WeakMap<Container, Map<string, { name: string; namespace: string; key: string }>>();
 
 /** A deterministic short hash of a container spec (kubecontainer.HashContainer's role). */
 export function hashContainer(container: Container): string {

@@ -230,7 +230,7 @@ export class KubeletState {
       kill: (p) => this.engine.kill(p),
       getPodStatus: (uid) => this.sm.getPodStatus(uid),
       answer: (id, kind) => this.runtime.container(id)?.probeAnswers[kind],
-      toVirtual: (s) => this.clock.toVirtual(s),
+      toVirtual: (s) => this.toVirtual(s), // (memoized: every probe tick reads its container's startedAt)
       onUpdate: (kind, uid, name, id, result) => this.onProbeUpdate(kind, uid, name, id, result),
     });
     this.backoff = new Backoff(this.engine);

@@ -34,18 +34,23 @@ export function startFailureText(name: string, error: string, message: string | 
 /** The CrashLoopBackOff start result of a frozen container spec, with what its message is made of
  *  (the pod's name, namespace and UID; the back-off): a pod in back-off is synced every 10 s, and
  *  each sync would otherwise render the same message and error text again. */
-const backOffResults = new WeakMap<Container, { name: string; namespace: string; uid: string; backoffMs: number; result: StartResult }>();
+const backOffResults = new WeakMap<Container, Map<string, { name: string; namespace: string; backoffMs: number; result: StartResult }>>();
 
 /** The start result of a container in back-off: CrashLoopBackOff with doBackOff's message. */
 function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Pod): StartResult {
   const name = pod.metadata?.name ?? '';
   const namespace = pod.metadata?.namespace ?? '';
   const uid = pod.metadata?.uid ?? '';
-  const kept = Object.isFrozen(container) ? backOffResults.get(container) : undefined;
-  if (kept !== undefined && kept.backoffMs === backoffMs && kept.name === name && kept.namespace === namespace && kept.uid === uid) return kept.result;
+  // (per UID: the pods of one x-kss.replicas entry share their frozen container specs)
+  let byUID = Object.isFrozen(container) ? backOffResults.get(container) : undefined;
+  const kept = byUID?.get(uid);
+  if (kept !== undefined && kept.backoffMs === backoffMs && kept.name === name && kept.namespace === namespace) return kept.result;
   const message = crashLoopBackOffMessage(backoffMs, container.name, pod);
   const result: StartResult = Object.freeze({ name: container.name, error: CRASH_LOOP_BACK_OFF, message, text: startFailureText(container.name, CRASH_LOOP_BACK_OFF, message) });
-  if (Object.isFrozen(container)) backOffResults.set(container, { name, namespace, uid, backoffMs, result });
+  if (Object.isFrozen(container)) {
+    if (byUID === undefined) backOffResults.set(container, (byUID = new Map()));
+    byUID.set(uid, { name, namespace, backoffMs, result });
+  }
   return result;
 }
 

@@ -132,6 +132,32 @@ export class ProbeWorker {
     }
   }
 
+  /** The status doProbe last looked in (a frozen cache entry: the same until the next update),
+   *  the container status it found there, and its start time's text and instant. */
+  private seenStatus: PodStatus | undefined;
+  private seenContainer: ContainerStatus | undefined;
+  private seenStartedAt = '';
+  private seenStartedAtMs = 0;
+
+  /** The container's status in the pod's (regular, then, current, init) statuses. */
+  private containerStatusIn(status: PodStatus): ContainerStatus | undefined {
+    if (status === this.seenStatus && Object.isFrozen(status)) return this.seenContainer;
+    let c = named(status.containerStatuses, this.container.name);
+    if ((c === undefined || !c.containerID) && this.h.gen === 'current') c = named(status.initContainerStatuses, this.container.name);
+    this.seenStatus = status;
+    this.seenContainer = c;
+    return c;
+  }
+
+  /** startedAt in virtual ms (0 when it does not parse). */
+  private startedAtMs(startedAt: string): number {
+    if (startedAt !== this.seenStartedAt) {
+      this.seenStartedAt = startedAt;
+      this.seenStartedAtMs = this.h.toVirtual(startedAt) ?? 0;
+    }
+    return this.seenStartedAtMs;
+  }
+
   /** KEP-4781: a readiness or startup worker of an instance started before the probe manager. */
   private keepsPrevious(c: ContainerStatus): boolean {
     if (this.kind === 'liveness' || !this.h.results.keepsStatusOverRestart()) return false;
@@ -144,8 +170,7 @@ export class ProbeWorker {
     const status = this.h.getPodStatus(this.uid);
     if (status === undefined) return true;
     if (status.phase === 'Failed' || status.phase === 'Succeeded') return false;
-    let c = named(status.containerStatuses, this.container.name);
-    if ((c === undefined || !c.containerID) && this.h.gen === 'current') c = named(status.initContainerStatuses, this.container.name);
+    const c = this.containerStatusIn(status);
     if (c === undefined || !c.containerID) return true;
     if (this.containerID !== c.containerID) {
       if (this.containerID !== '') this.h.results.remove(this.kind, this.containerID);
@@ -164,7 +189,7 @@ export class ProbeWorker {
       this.set('Success');
       return false;
     }
-    const startedAt = this.h.toVirtual(c.state.running.startedAt ?? '') ?? 0;
+    const startedAt = this.startedAtMs(c.state.running.startedAt ?? '');
     if (Math.floor((this.h.nowMs() - startedAt) / 1000) < this.timing.initialDelay) return true;
     if (c.started === true) {
       if (this.kind === 'startup') return true;

@@ -50,8 +50,9 @@ export class ProbeManager {
     const success = asResult(value);
     const m = this.results(kind);
     const prev = m.get(containerID);
-    m.set(containerID, success);
     const owner = this.owner.get(containerID);
+    if (prev === success && owner === podUID) return false; // (a probe tick that changes nothing)
+    m.set(containerID, success);
     this.owner.set(containerID, podUID);
     if (prev !== success || owner !== podUID) {
       this.bump(podUID);

@@ -306,5 +306,12 @@ function goJsonContainerStatus(o: Record<string, unknown>, orig: Record<string, 
  *  share parts with the input (or be the input) where they are already in that form: treat both as
  *  immutable. */
 export function goJsonPodStatus(s: PodStatus | undefined): PodStatus {
-  return (goJsonValue(s ?? {}, '') as PodStatus | undefined) ?? {};
+  if (s === undefined || !Object.isFrozen(s)) return (goJsonValue(s ?? {}, '') as PodStatus | undefined) ?? {};
+  // A frozen status (the apiserver's stored one: the `original` of every patch while it stands) is
+  // encoded once.
+  let out = goJsonOfFrozen.get(s);
+  if (out === undefined) goJsonOfFrozen.set(s, (out = (goJsonValue(s, '') as PodStatus | undefined) ?? {}));
+  return out;
 }
+
+const goJsonOfFrozen = new WeakMap<PodStatus, PodStatus>();

@@ -95,7 +95,9 @@ function isZeroTime(t: string | undefined): boolean {
 /** A "same" answer of updateStatusInternal (see StatusManager.sameMemo). */
 interface SameMemo {
   status: PodStatus;
-  pod: Pod;
+  /** The pod's spec (the verdict reads nothing else of the pod; its other parts change with
+   *  every write of its status, which the watch brings back). */
+  spec: Pod['spec'];
   entry: VersionedPodStatus;
 }
 
@@ -129,11 +131,11 @@ export abstract class StatusCache {
   protected batchProcs: Process[] = [];
   /** sortedStatusUIDs' list; null when podStatuses gained or lost a key. */
   protected sortedUIDs: UID[] | null = null;
-  /** updateStatusInternal's "same" answers, by input status: the pod and the cache entry it was
-   *  judged against. The answer is a function of those three alone: the transition check reads the
-   *  entry, the pod's spec and the status; the transition times that `now` stamps are never
-   *  compared; and an answer "same" implies the cached start time was kept (a fresh one never
-   *  compares equal). The node hands the same frozen status again when nothing it reads changed. */
+  /** updateStatusInternal's "same" answers, by input status: the pod's spec and the cache entry it
+   *  was judged against, all it reads (the transition check, normalizeStatus); the times `now`
+   *  stamps are never compared; an answer "same" implies the cached start time was kept (a fresh
+   *  one never compares equal). The node hands the same frozen status again when nothing it reads
+   *  changed; the pod object it comes with is new after each write of its status. */
   protected readonly sameMemo = new Map<UID, SameMemo>();
   /** isApiStatusEqual's answers, by cached status (see there). */
   protected readonly reconcileMemo = new Map<UID, { status: PodStatus; pod: Pod; equal: boolean }>();
@@ -236,7 +238,7 @@ export abstract class StatusCache {
     // This very (frozen) status was already found the same as this cache entry for this pod: it is
     // again (nothing below depends on anything else when the answer is "same"; see sameMemo).
     const same = cached && !forceUpdate ? this.sameMemo.get(uid) : undefined;
-    if (same !== undefined && same.status === status && same.entry === cached && same.pod === pod) {
+    if (same !== undefined && same.status === status && same.entry === cached && same.spec === pod.spec && Object.isFrozen(pod)) {
       if (this.quiet) this.skipLog();
       else this.log('V3', 'Ignoring same status for pod', key, { uid });
       this.emit('status.same', key, uid, { version: cached!.version });
@@ -338,10 +340,10 @@ export abstract class StatusCache {
   protected same(uid: UID, key: string, status: PodStatus, pod: Pod, cached: VersionedPodStatus, frozen: boolean): false {
     if (frozen) {
       const m = this.sameMemo.get(uid);
-      if (m === undefined) this.sameMemo.set(uid, { status, pod, entry: cached });
+      if (m === undefined) this.sameMemo.set(uid, { status, spec: pod.spec, entry: cached });
       else {
         m.status = status;
-        m.pod = pod;
+        m.spec = pod.spec;
         m.entry = cached;
       }
     }

@@ -24,6 +24,7 @@ import { preparePatchForPodStatus } from './patch-status.js';
 import type { PodStatusSyncRequest, VersionedPodStatus } from './status-cache.js';
 import { StatusSetters } from './status-setters.js';
 import { hasStatusChannel } from './types.js';
+import { MapOrder } from './map-order.js';
 
 export type { PodStatusSyncRequest, StatusManagerConfig, StatusManagerOptions, VersionedPodStatus } from './status-cache.js';
 export { preparePatchForPodStatus } from './patch-status.js';
@@ -124,28 +125,10 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     );
   }
 
-  /** The draws mapOrder takes for n keys, without the order (when no one reads it). */
-  protected mapOrderDraws(n: number): void {
-    if (n < 2) return;
-    if (this.rng) {
-      this.rng.skipShuffle(n);
-      return;
-    }
-    for (let i = n - 1; i > 0; i--) this.engine.chooser.choose('status/map-order', i + 1);
-  }
-
-  /** Go's random map order, seeded: keys sorted, then a Fisher-Yates shuffle. */
-  protected mapOrder(sorted: readonly UID[]): UID[] {
-    if (sorted.length < 2) return sorted.slice();
-    if (this.rng) return this.rng.shuffle(sorted);
-    const out = sorted.slice();
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = this.engine.chooser.choose('status/map-order', i + 1);
-      const t = out[i];
-      out[i] = out[j];
-      out[j] = t;
-    }
-    return out;
+  /** Go's map order over the cached keys (map-order.ts). */
+  private ordering: MapOrder | undefined;
+  protected get mapOrder(): MapOrder {
+    return (this.ordering ??= new MapOrder(this.rng, this.engine.chooser));
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -170,17 +153,13 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
       // the same, so that the stream stays that of a walk over the whole map.
       const pending = this.unsent;
       if (pending.size < 2) {
-        this.mapOrderDraws(this.podStatuses.size);
+        this.mapOrder.draws(this.podStatuses.size);
         for (const uid of pending) updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
       } else {
-        for (const uid of this.mapOrder(this.sortedStatusUIDs())) {
-          if (!pending.has(uid)) continue;
-          updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
-          if (updated.length === pending.size) break;
-        }
+        for (const uid of this.mapOrder.pendingIn(this.sortedStatusUIDs(), pending)) updated.push({ uid, statusUID: uid, status: this.podStatuses.get(uid)! });
       }
     } else {
-      for (const uid of this.mapOrder(this.sortedStatusUIDs())) {
+      for (const uid of this.mapOrder.order(this.sortedStatusUIDs())) {
         const st = this.podStatuses.get(uid)!;
         let statusUID = uid;
         const mirrorUID = podToMirror.get(uid);
@@ -382,3 +361,4 @@ export class StatusManager extends StatusSetters implements StatusManagerApi {
     return equal;
   }
 }
+
