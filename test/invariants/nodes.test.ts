@@ -70,6 +70,36 @@ spec:
     expect(v[0].t).toBeLessThan(20_000);
     expect(String(v[0].message)).toContain('10000ms into quiet');
   });
+  it('bounded-staleness keeps one client per node: its QPS, its bound, the apiserver\'s records of its requests', () => {
+    // node-b: bounded-staleness-kept's 25 pods behind a 5 QPS client, bound 2 s (its PATCHes, which
+    // the apiserver traces without a node, reach node-b's queue by their pods); node-c: one pod, a
+    // 1 s bound, and its link cut from 500 ms to 5 s (its Running waits); node-a: no bound
+    const r = runFile('staleness.yaml', `apiVersion: kss/v1alpha1
+kind: Scenario
+metadata: { name: staleness }
+spec:
+  until: 60s
+  kubelet: { statusManager: current }
+  nodes:
+    - { name: node-a }
+    - { name: node-b, kubelet: { apiQPS: 5, apiBurst: 10, stalenessBound: 2s } }
+    - { name: node-c, kubelet: { stalenessBound: 1s } }
+  pods:
+    - metadata: { name: a-web }
+      spec: { containers: [{ name: main, image: nginx }] }
+    - metadata: { name: b-web }
+      spec: { nodeName: node-b, containers: [{ name: main, image: nginx }] }
+      x-kss: { replicas: 25 }
+    - metadata: { name: c-web }
+      spec: { nodeName: node-c, containers: [{ name: main, image: nginx }] }
+  timeline:
+    - { at: 500ms, partition: { node: node-c } }
+    - { at: 5s, repair: { node: node-c } }
+`);
+    const v = violations(r);
+    expect(v.map((x) => [x.invariant, x.pod, x.node])).toEqual([['bounded-staleness', 'default/c-web', 'node-c']]);
+    expect(String(v[0].message)).toContain('+ stalenessBound 1000ms');
+  });
 });
 
 describe('one node: violations unchanged', () => {
