@@ -7,12 +7,11 @@
 // - cluster-100x100: 100 nodes × 100 pods, wall seconds and × real time (target >= 200×).
 // Each size runs in a fresh process of its own (so its peak memory is its own), after the same
 // warm-up of the JIT (a quarter hour of one node, SCALING_WARMUPS times), as scaling.ts does.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/index.js';
 import { World } from '../world/world.js';
 import { clusterScenario } from './cluster-workload.js';
 import { SCALING_WARMUPS } from './scaling.js';
+import { medianRun, round2, runPointInChild as child } from './points.js';
 import type { BenchResult } from './types.js';
 
 export const CLUSTER_SCALING_NODES = [1, 10, 50, 100] as const;
@@ -43,25 +42,13 @@ function warmThenRun(name: string, nodes: number, measured: number): BenchResult
   for (let i = 0; i < SCALING_WARMUPS; i++) runCluster(`${name}-warmup`, 1, 0.25);
   const runs: BenchResult[] = [];
   for (let i = 0; i < measured; i++) runs.push(runCluster(name, nodes, HOURS));
-  if (runs.some((r) => r.events !== runs[0].events)) throw new Error(`${name}: the runs differed (non-deterministic)`);
-  const sorted = runs.slice().sort((a, b) => a.wallMs - b.wallMs);
-  return { ...sorted[sorted.length >> 1], measuredRuns: runs.map((r) => Math.round(r.wallMs)) };
+  return medianRun(name, runs);
 }
 
 /** The single-size cases, each run in a child process by the parent cases below. */
 export const clusterPoints: Record<string, () => BenchResult> = {};
 for (const n of CLUSTER_SCALING_NODES) clusterPoints[`cluster-scaling-${n}`] = () => warmThenRun(`cluster-scaling-${n}`, n, MEASURED_RUNS[n] ?? 1);
 
-interface Point { name: string; wallMs: number; loadMs: number; cpuMs: number; events: number; peakRssMb: number; measuredRuns?: number[] }
-
-/** Runs one point case in a fresh process of the bench and reads its JSON line. */
-function child(name: string): Point {
-  const bench = fileURLToPath(new URL('./index.js', import.meta.url));
-  const out = execFileSync(process.execPath, [...process.execArgv, bench, name], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Point;
-}
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export function clusterScaling(): BenchResult {
   const points = CLUSTER_SCALING_NODES.map((n) => ({ n, p: child(`cluster-scaling-${n}`) }));

@@ -5,6 +5,7 @@
 import { loadScenario } from '../scenario/index.js';
 import { World } from '../world/world.js';
 import { clusterScenario } from './cluster-workload.js';
+import { round2 } from './points.js';
 import type { BenchResult } from './types.js';
 
 type LoadedScenario = Extract<ReturnType<typeof loadScenario>, { ok: true }>;
@@ -25,8 +26,6 @@ function runOnce(loaded: LoadedScenario) {
   if (end.end === 'runaway') throw new Error(end.message);
   return { w, wallMs, counts };
 }
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** `pods` pods on the one default node for one virtual hour: a cold run, warm-ups, then the
  *  median of the measured runs (the steady state: what each of many nodes in one process costs). */

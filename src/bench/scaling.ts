@@ -5,10 +5,9 @@
 //   pod must stay within 1.5× across them.
 // Each size runs in a fresh process of its own (so its peak memory is its own); the parent case
 // collects them into one result with the ratios.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/index.js';
 import { World } from '../world/world.js';
+import { medianRun, round2, runPointInChild as child } from './points.js';
 import type { BenchResult } from './types.js';
 
 export const LONG_CRASHLOOP_HOURS = [10, 100, 1000] as const;
@@ -88,10 +87,7 @@ function warmThenRun(name: string, warmUp: string, text: string, measured: numbe
   for (let i = 0; i < SCALING_WARMUPS; i++) runText(`${name}-warmup`, warmUp);
   const runs: BenchResult[] = [];
   for (let i = 0; i < measured; i++) runs.push(runText(name, text));
-  if (runs.some((r) => r.events !== runs[0].events)) throw new Error(`${name}: the runs differed (non-deterministic)`);
-  const sorted = runs.slice().sort((a, b) => a.wallMs - b.wallMs);
-  const cpus = runs.map((r) => r.cpuMs as number).sort((a, b) => a - b);
-  return { ...sorted[sorted.length >> 1], cpuMs: Math.round(cpus[cpus.length >> 1]), measuredRuns: runs.map((r) => Math.round(r.wallMs)) };
+  return medianRun(name, runs);
 }
 
 /** The single-size cases, run in a child process each by the parent cases below. */
@@ -99,16 +95,6 @@ export const scalingPoints: Record<string, () => BenchResult> = {};
 for (const h of LONG_CRASHLOOP_HOURS) scalingPoints[`long-crashloop-${h}h`] = () => warmThenRun(`long-crashloop-${h}h`, longCrashloopText(LONG_CRASHLOOP_HOURS[0]), longCrashloopText(h), MEASURED_RUNS.crashloopHours[h] ?? 1);
 for (const n of NODE_SCALING_PODS) scalingPoints[`node-scaling-${n}`] = () => warmThenRun(`node-scaling-${n}`, nodeScalingText(NODE_SCALING_PODS[0]), nodeScalingText(n), MEASURED_RUNS.pods[n] ?? 1);
 
-interface Point { name: string; wallMs: number; cpuMs: number; events: number; peakRssMb: number; measuredRuns?: number[] }
-
-/** Runs one point case in a fresh process of the bench and reads its JSON line. */
-function child(name: string): Point {
-  const bench = fileURLToPath(new URL('./index.js', import.meta.url));
-  const out = execFileSync(process.execPath, [...process.execArgv, bench, name], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as Point;
-}
-
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 export function longCrashloop(): BenchResult {
   const points = LONG_CRASHLOOP_HOURS.map((h) => ({ h, p: child(`long-crashloop-${h}h`) }));
