@@ -81,7 +81,7 @@ export function verdictText(r: RunResult, color: boolean, replay: string = repla
   }
   for (const e of r.stepErrors) out.push(`${c.red('✗')} timeline[${e.index}] (line ${e.line}): ${e.message}`);
   for (const v of r.unexpectedViolations) {
-    out.push(`${c.red('✗')} invariant ${String(v.invariant)} violated${v.pod ? ' for ' + v.pod : ''} at ${formatT(v.t).trim()} (event ${String(v.event ?? v.seq)}, seed ${r.seed}): ${String(v.message ?? '')}`);
+    out.push(`${c.red('✗')} invariant ${String(v.invariant)} violated${v.pod ? ' for ' + v.pod : ''}${typeof v.node === 'string' ? ' on ' + v.node : ''} at ${formatT(v.t).trim()} (event ${String(v.event ?? v.seq)}, seed ${r.seed}): ${String(v.message ?? '')}`);
   }
   if (r.end === 'runaway') out.push(`${c.red('✗')} ${r.endMessage}`);
   const verdict = r.verdict === 'pass' ? c.green.bold('PASS') : c.red.bold('FAIL');

@@ -19,6 +19,13 @@
 // had not sent (its successor accepts its statuses afresh; the restart's staleness is
 // status-converges's). Without `stalenessBound` the invariant judges nothing: a partition or a down
 // apiserver delays every write by design, so the bound is the scenario's to state.
+//
+// Per node (spec.nodes): each node's kubelet has its own client (its QPS, its queue), its own
+// stalenessBound and its own restarts; a record is routed to its node (nodeOfRecord: a request the
+// apiserver traces without a node, to the node of its pod), and only the nodes with an unsent
+// version are looked at when an instant ends.
+import type { TraceRecord } from '../model/trace.js';
+import type { NodeView } from '../model/world-view.js';
 import { Checker, type Feeds } from './checker.js';
 
 interface Unsent {
@@ -26,28 +33,43 @@ interface Unsent {
   sinceMs: number;
 }
 
-export class BoundedStaleness extends Checker {
-  private readonly unsent = new Map<string, Unsent>();
+/** One node's kubelet client and the versions it has not sent. */
+class NodeClient {
+  readonly unsent = new Map<string, Unsent>();
   /** The version of each pod's sync in flight (its status.sync). */
-  private readonly syncing = new Map<string, number>();
-  private readonly baseMs: number | undefined;
-  private readonly qps: number;
+  readonly syncing = new Map<string, number>();
+  readonly qps: number;
   /** When the client could have sent every request queued to it so far, at qps. */
-  private drainAtMs = 0;
-  private requests = 0;
+  drainAtMs = 0;
+  requests = 0;
+  constructor(readonly node: NodeView, readonly baseMs: number) {
+    this.qps = node.config.apiQPS ?? 5;
+  }
+}
+
+export class BoundedStaleness extends Checker {
+  /** The nodes with a stalenessBound, by name. */
+  private readonly clients = new Map<string, NodeClient>();
+  /** The nodes with an unsent version (what an instant's end looks at). */
+  private readonly withUnsent = new Set<NodeClient>();
 
   constructor(feeds: Feeds) {
     super('bounded-staleness', feeds.w);
-    this.baseMs = feeds.w.config.stalenessBoundMs;
-    this.qps = feeds.w.config.apiQPS ?? 5;
-    if (this.baseMs === undefined) return;
-    feeds.onTrace(['status.set', 'status.sync', 'status.skip', 'api.request', 'api.patch', 'api.delete', 'kubelet.stop'], (r) => this.observe(r));
+    for (const node of feeds.w.nodes) {
+      const base = node.config.stalenessBoundMs;
+      if (base !== undefined) this.clients.set(node.name, new NodeClient(node, base));
+    }
+    if (this.clients.size === 0) return;
+    feeds.onTrace(['status.set', 'status.sync', 'status.skip', 'api.request', 'api.patch', 'api.delete', 'kubelet.stop'], (r) => {
+      const c = this.clients.get(feeds.nodeOfRecord(r).name);
+      if (c !== undefined) this.observe(c, r);
+    });
   }
 
-  private observe(r: { type: string; actor: string; t: number; pod?: string; [k: string]: unknown }): void {
+  private observe(c: NodeClient, r: TraceRecord): void {
     if (r.type === 'kubelet.stop') {
-      this.unsent.clear();
-      this.syncing.clear();
+      c.unsent.clear();
+      c.syncing.clear();
       return;
     }
     const pod = r.pod;
@@ -55,42 +77,52 @@ export class BoundedStaleness extends Checker {
     const version = typeof r.version === 'number' ? r.version : undefined;
     switch (r.type) {
       case 'api.request':
-        this.requests++;
-        this.drainAtMs = Math.max(this.drainAtMs, r.t) + 1000 / this.qps;
+        c.requests++;
+        c.drainAtMs = Math.max(c.drainAtMs, r.t) + 1000 / c.qps;
         return;
       case 'status.set':
-        if (version !== undefined && !this.unsent.has(pod)) this.unsent.set(pod, { version, sinceMs: r.t });
+        if (version !== undefined && !c.unsent.has(pod)) {
+          c.unsent.set(pod, { version, sinceMs: r.t });
+          this.withUnsent.add(c);
+        }
         return;
       case 'status.sync':
-        if (version !== undefined) this.syncing.set(pod, version);
+        if (version !== undefined) c.syncing.set(pod, version);
         return;
       case 'status.skip':
-        if (r.reason === 'not found') this.unsent.delete(pod);
-        else if ((r.reason === 'up-to-date' || r.reason === 'unchanged') && version !== undefined) this.reached(pod, version);
+        if (r.reason === 'not found') c.unsent.delete(pod);
+        else if ((r.reason === 'up-to-date' || r.reason === 'unchanged') && version !== undefined) this.reached(c, pod, version);
         return;
       case 'api.patch': {
-        const v = this.syncing.get(pod);
-        if (r.code === 200 && v !== undefined) this.reached(pod, v);
+        const v = c.syncing.get(pod);
+        if (r.code === 200 && v !== undefined) this.reached(c, pod, v);
         return;
       }
       case 'api.delete':
-        if (r.removed === true) this.unsent.delete(pod);
+        if (r.removed === true) c.unsent.delete(pod);
     }
   }
 
-  private reached(pod: string, version: number): void {
-    const p = this.unsent.get(pod);
-    if (p !== undefined && version >= p.version) this.unsent.delete(pod);
+  private reached(c: NodeClient, pod: string, version: number): void {
+    const p = c.unsent.get(pod);
+    if (p !== undefined && version >= p.version) c.unsent.delete(pod);
   }
 
   endOfInstant(t: number): void {
-    if (this.unsent.size === 0) return;
-    for (const [pod, p] of this.unsent) {
-      const from = Math.max(p.sinceMs, Math.ceil(this.drainAtMs));
-      const due = from + this.baseMs!;
+    if (this.withUnsent.size === 0) return;
+    for (const c of this.withUnsent) {
+      if (c.unsent.size === 0) this.withUnsent.delete(c);
+      else this.judge(c, t);
+    }
+  }
+
+  private judge(c: NodeClient, t: number): void {
+    for (const [pod, p] of c.unsent) {
+      const from = Math.max(p.sinceMs, Math.ceil(c.drainAtMs));
+      const due = from + c.baseMs;
       if (t <= due || this.hasReported(pod)) continue;
-      const queue = from > p.sinceMs ? `the client's queue (${this.requests} requests so far at ${this.qps} QPS) drained by ${from}ms` : `the client idle`;
-      this.violation(pod, `status version ${p.version}, accepted at ${p.sinceMs}ms, had not reached the apiserver at ${t}ms: due at ${due}ms (${queue}, + stalenessBound ${this.baseMs}ms)`);
+      const queue = from > p.sinceMs ? `the client's queue (${c.requests} requests so far at ${c.qps} QPS) drained by ${from}ms` : `the client idle`;
+      this.violation(pod, `status version ${p.version}, accepted at ${p.sinceMs}ms, had not reached the apiserver at ${t}ms: due at ${due}ms (${queue}, + stalenessBound ${c.baseMs}ms)`, c.node);
     }
     this.flush();
   }

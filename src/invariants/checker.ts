@@ -11,10 +11,15 @@
 // Violations are queued and written to the trace in afterEvent (or at the end of an instant, or at
 // the end of the run), so they follow the records of the event that caused them and carry that
 // event's number. Each (invariant, pod) is reported once.
+//
+// Many nodes (spec.nodes): a checker judges every node. What it keeps of a kubelet's, a runtime's
+// or a node's state it keeps per node, and each record or write is routed to its node by one
+// lookup (nodeOfRecord, nodeOfObject), never by a scan of the nodes; a violation names the node
+// of the pod it is about when the run's trace names nodes.
 import type { Pod, UID } from '../model/pod.js';
 import type { InvariantName } from '../scenario/types.js';
 import type { TraceRecord } from '../model/trace.js';
-import type { ApiWatchEvent, InvariantWorld, WatchEventType } from '../model/world-view.js';
+import type { ApiWatchEvent, InvariantWorld, NodeView, WatchEventType } from '../model/world-view.js';
 
 export interface InvariantChecker {
   readonly name: InvariantName;
@@ -48,7 +53,45 @@ export class Feeds {
   /** The last version seen of every live apiserver object, by UID. */
   private readonly last = new Map<UID, Pod>();
 
-  constructor(readonly w: InvariantWorld) {}
+  /** The nodes by name. */
+  private readonly byName: ReadonlyMap<string, NodeView>;
+  /** The default node (the first). */
+  readonly defaultNode: NodeView;
+  /** Whether the run has one node (every routing answers it). */
+  private readonly one: boolean;
+
+  constructor(readonly w: InvariantWorld) {
+    this.byName = new Map(w.nodes.map((n) => [n.name, n]));
+    this.defaultNode = w.nodes[0];
+    this.one = w.nodes.length === 1;
+  }
+
+  /** The node of that name, or undefined when the run has none of that name. */
+  nodeNamed(name: string | undefined): NodeView | undefined {
+    return name === undefined ? undefined : this.byName.get(name);
+  }
+
+  /** The node a trace record belongs to: the node it names (a node's kubelet, runtime and link name
+   *  theirs; the apiserver's node records name the node they are about); a record that names none
+   *  (the apiserver's own records of a kubelet's request: api.get, api.patch, api.delete, api.error;
+   *  a timeline step) belongs to the node of its pod; anything else to the default node. */
+  nodeOfRecord(r: TraceRecord): NodeView {
+    if (this.one) return this.defaultNode;
+    const n = r.node;
+    if (typeof n === 'string') {
+      const v = this.byName.get(n);
+      if (v !== undefined) return v;
+    }
+    return r.pod !== undefined ? this.w.nodeOfPod(r.pod) : this.defaultNode;
+  }
+
+  /** The node an apiserver object is bound to (its spec.nodeName: a pod's node never changes once
+   *  bound, and a pod without one is stored with the default node's); the default node when it
+   *  names none of the run's (a pod of `only: apiserver` on another node). */
+  nodeOfObject(p: Pod): NodeView {
+    if (this.one) return this.defaultNode;
+    return this.byName.get(p.spec?.nodeName ?? '') ?? this.defaultNode;
+  }
 
   /** Every apiserver write from now on, as a (prev, next) pair of the same object. */
   onApiChange(l: ApiListener): void {
@@ -95,7 +138,7 @@ export class Feeds {
 /** Base of every checker: violation bookkeeping (once per pod) and the flush into the trace. */
 export abstract class Checker implements InvariantChecker {
   private readonly reported = new Set<string>();
-  private pending: Array<{ pod: string; message: string }> = [];
+  private pending: Array<{ pod: string; message: string; node: string }> = [];
 
   constructor(
     readonly name: InvariantName,
@@ -107,11 +150,12 @@ export abstract class Checker implements InvariantChecker {
     return this.reported.has(pod);
   }
 
-  /** Queue a violation for `pod` ("ns/name"); only the first per pod is kept. */
-  protected violation(pod: string, message: string): void {
+  /** Queue a violation for `pod` ("ns/name") on `node` (the node it was judged on); only the first
+   *  per pod is kept. */
+  protected violation(pod: string, message: string, node: NodeView): void {
     if (this.reported.has(pod)) return;
     this.reported.add(pod);
-    this.pending.push({ pod, message });
+    this.pending.push({ pod, message, node: node.name });
   }
 
   /** Judge what the event made dirty. */
@@ -132,8 +176,9 @@ export abstract class Checker implements InvariantChecker {
     if (this.pending.length === 0) return;
     const out = this.pending;
     this.pending = [];
+    const named = this.w.namesNodes;
     for (const v of out) {
-      this.w.tracer.emit({ type: 'invariant.violation', actor: 'invariant', pod: v.pod, invariant: this.name, message: v.message, event: this.w.engine.events, seed: this.w.seed });
+      this.w.tracer.emit({ type: 'invariant.violation', actor: 'invariant', pod: v.pod, invariant: this.name, message: v.message, event: this.w.engine.events, seed: this.w.seed, node: named ? v.node : undefined });
     }
   }
 }

@@ -10,24 +10,27 @@
 // this run's kubelet is responsible for count: on its node, not `only: apiserver`, not mirror pods
 // (their deletion is the static pod's mirror upkeep). With `runtime: none` nothing stops containers,
 // so a pod counts once the scenario ran `terminatePod` for it (what the pod worker does when it
-// is done). Classic (v1.19–v1.26) never promised this: the checker is inert there.
+// is done). Classic (v1.19–v1.26) never promised this: the checker is inert there. Per node
+// (spec.nodes): a pod is its own node's kubelet's (that node's runtime and kubelet start decide).
 import { isMirrorPod, isPodPhaseTerminal, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { Checker, type Feeds } from './checker.js';
 import type { QuietClock } from './liveness.js';
+import type { NodeView } from '../model/world-view.js';
 
 export class DeletedPodReachesTerminal extends Checker {
   /** Objects being deleted and not terminal yet, by UID, with their grace deadline (virtual ms). */
   private readonly deleting = new Map<UID, { pod: Pod; deadlineMs: number }>();
-  private kubeletStartMs = 0;
+  /** When each node's current kubelet started, by node name. */
+  private readonly kubeletStartMs = new Map<string, number>();
   /** Pod keys a `terminatePod` step ran for (runtime: none). */
   private readonly terminated = new Set<string>();
 
-  constructor(feeds: Feeds, private readonly quiet: QuietClock) {
+  constructor(private readonly feeds: Feeds, private readonly quiet: QuietClock) {
     super('deleted-pod-reaches-terminal', feeds.w);
     if (feeds.w.variant !== 'current') return;
     feeds.onTrace(['kubelet.start'], (r) => {
-      this.kubeletStartMs = r.t;
+      this.kubeletStartMs.set(feeds.nodeOfRecord(r).name, r.t);
     });
     feeds.onTrace(['step'], (r) => {
       if (r.action === 'terminatePod' && r.pod !== undefined) this.terminated.add(r.pod);
@@ -46,23 +49,26 @@ export class DeletedPodReachesTerminal extends Checker {
     this.deleting.set(p.metadata?.uid ?? '', { pod: p, deadlineMs: ms === undefined ? this.w.engine.nowMs : ms - this.w.epochMs });
   }
 
-  private responsible(p: Pod): boolean {
-    const w = this.w;
-    if ((p.spec?.nodeName ?? '') !== w.config.nodeName || w.foreignKeys.has(podKey(p)) || isMirrorPod(p)) return false;
-    return w.runtime !== null || this.terminated.has(podKey(p));
+  /** Whether the kubelet of `node` (the pod's node, undefined: none of the run's) must end `p`. */
+  private responsible(p: Pod, node: NodeView | undefined): boolean {
+    if (node === undefined || this.w.foreignKeys.has(podKey(p)) || isMirrorPod(p)) return false;
+    return node.runtime !== null || this.terminated.has(podKey(p));
   }
 
   endOfInstant(t: number): void {
     if (this.deleting.size === 0) return;
     const since = this.quiet.quietSince(t);
-    if (since === undefined || t - since < this.quiet.settleMs) return;
+    if (since === undefined || t - since < this.quiet.minSettleMs) return;
     for (const [uid, d] of this.deleting) {
+      const node = this.feeds.nodeNamed(d.pod.spec?.nodeName ?? '');
+      const on = node ?? this.feeds.defaultNode;
       const graceMs = (d.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
-      const deadlineMs = this.kubeletStartMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, this.kubeletStartMs + graceMs) : d.deadlineMs;
-      if (Math.max(deadlineMs, since) + this.quiet.settleMs > t) continue;
+      const startMs = this.kubeletStartMs.get(on.name) ?? 0;
+      const deadlineMs = startMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, startMs + graceMs) : d.deadlineMs;
+      if (Math.max(deadlineMs, since) + this.quiet.settleOf(on) > t) continue;
       const key = podKey(d.pod);
-      if (this.hasReported(key) || !this.responsible(d.pod)) continue;
-      this.violation(key, `deleted (deletionTimestamp ${d.pod.metadata?.deletionTimestamp}) but still ${d.pod.status?.phase ?? 'without a phase'} in the apiserver ${t - d.deadlineMs}ms after it (uid ${uid})`);
+      if (this.hasReported(key) || !this.responsible(d.pod, node)) continue;
+      this.violation(key, `deleted (deletionTimestamp ${d.pod.metadata?.deletionTimestamp}) but still ${d.pod.status?.phase ?? 'without a phase'} in the apiserver ${t - d.deadlineMs}ms after it (uid ${uid})`, on);
     }
     this.flush();
   }

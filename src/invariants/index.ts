@@ -12,7 +12,7 @@ import { Feeds, type InvariantChecker } from './checker.js';
 import { DeletionCompletes, QuietClock, StatusConverges } from './liveness.js';
 import { NoTerminalWhileRunning } from './no-terminal-while-running.js';
 import { NoIllegalContainerTransition, NoReadyWhenTerminal, TerminalPhaseSticky, TransitionTimeHonest } from './object-history.js';
-import type { InvariantWorld } from '../model/world-view.js';
+import type { InvariantWorld, NodeView } from '../model/world-view.js';
 import { VersionMonotonic } from './version-monotonic.js';
 import { WriteMatchesUID } from './write-matches-uid.js';
 import { PhaseNeverGoesBack } from './phase-never-goes-back.js';
@@ -23,7 +23,7 @@ import { BoundedStaleness } from './bounded-staleness.js';
 import { ReadyStableAcrossRestart } from './ready-stable-across-restart.js';
 
 export type { InvariantChecker } from './checker.js';
-export type { InvariantWorld, RuntimeView } from '../model/world-view.js';
+export type { InvariantWorld, NodeView, RuntimeView } from '../model/world-view.js';
 
 /** The checkers of the named invariants, in the order named (each name once), over the world's
  *  read-only view (world/invariant-view.ts adapts the World; tests hand in fakes). */
@@ -31,7 +31,7 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
   const feeds = new Feeds(w);
   let quiet: QuietClock | undefined;
   const quietClock = () => (quiet ??= new QuietClock(w, feeds));
-  const gates = w.config.featureGates as StatusFeatureGates | undefined;
+  const gates = w.nodes[0].config.featureGates as StatusFeatureGates | undefined;
   const out: InvariantChecker[] = [];
   for (const name of new Set(names)) {
     switch (name) {
@@ -87,6 +87,6 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
 
 /** Equality as the kubelet judges it when it decides whether to reconcile (needsReconcile): the
  *  apiserver's status, normalized, against the cached status, by isPodStatusByKubeletEqual. */
-export function kubeletStatusEqual(gen: Variant, gates?: StatusFeatureGates): InvariantWorld['statusEqual'] {
+export function kubeletStatusEqual(gen: Variant, gates?: StatusFeatureGates): NodeView['statusEqual'] {
   return (api, cached) => isPodStatusByKubeletEqual(normalizeStatus(api, api.status ?? {}, gen), cached, gen, gates);
 }

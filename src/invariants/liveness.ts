@@ -13,39 +13,59 @@
 // can change any more). A deadline beyond the run's end is never judged: the run ended too early
 // to tell. Checkers schedule nothing (they must not change the run); an instant with no event is
 // not looked at, but the status manager's ticker makes one at least every syncPeriod.
+//
+// Many nodes (spec.nodes): quiet is the cluster's — no fault in force on any node or the
+// apiserver, every node's kubelet up, since the last change anywhere — so a fault or a restart on
+// one node holds every node's judgement back (it never makes one judged sooner); each pod is
+// judged against its own node's kubelet, runtime and syncPeriod (2 × the node's syncPeriod).
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';
 import { CONTAINER_GC_PERIOD_MS, DEFAULT_NODE_TUNING } from '../kubelet/node/node.js';
 import { Checker, type Feeds } from './checker.js';
-import type { InvariantWorld } from '../model/world-view.js';
+import type { InvariantWorld, NodeView } from '../model/world-view.js';
 
 export class QuietClock {
   private readonly faults = new Set<string>();
   private changedMs: number;
+  /** The nodes whose kubelet is down now, by name (a kubelet.stop and its node's kubelet cleared
+   *  happen in one event, as do the kubelet set and its kubelet.start). */
+  private readonly down = new Set<string>();
+  /** The least of the nodes' settle times (quiet shorter than it judges no node). */
+  readonly minSettleMs: number;
 
   constructor(private readonly w: InvariantWorld, feeds: Feeds) {
     this.changedMs = w.engine.nowMs;
+    let min = Infinity;
+    for (const n of w.nodes) {
+      if (n.kubelet() === null) this.down.add(n.name);
+      min = Math.min(min, this.settleOf(n));
+    }
+    this.minSettleMs = min;
     feeds.onTrace(['fault.begin', 'fault.end'], (r) => {
-      const id = `${String(r.fault)}#${String(r.id ?? '')}`;
+      // (a node's fault names its node: one of a node's link and the apiserver's are told apart)
+      const id = `${String(r.fault)}#${String(r.id ?? '')}#${String(r.node ?? '')}`;
       if (r.type === 'fault.begin') this.faults.add(id);
       else this.faults.delete(id);
       this.changedMs = r.t;
     });
     feeds.onTrace(['kubelet.start', 'kubelet.stop'], (r) => {
+      const node = feeds.nodeOfRecord(r).name;
+      if (r.type === 'kubelet.start') this.down.delete(node);
+      else this.down.add(node);
       this.changedMs = r.t;
     });
   }
 
   /** The instant the current quiet stretch began, or undefined when the scenario is not quiet. */
   quietSince(t: number): number | undefined {
-    if (this.faults.size > 0 || this.w.kubelet() === null || t < this.w.lastScheduledMs) return undefined;
+    if (this.faults.size > 0 || this.down.size > 0 || t < this.w.lastScheduledMs) return undefined;
     return Math.max(this.changedMs, this.w.lastScheduledMs);
   }
 
-  /** 2 × syncPeriod. */
-  get settleMs(): number {
-    return 2 * this.w.config.syncPeriodMs;
+  /** 2 × the node's syncPeriod. */
+  settleOf(node: NodeView): number {
+    return 2 * node.config.syncPeriodMs;
   }
 }
 
@@ -58,7 +78,7 @@ abstract class LivenessChecker extends Checker {
 
   endOfInstant(t: number): void {
     const since = this.quiet.quietSince(t);
-    if (since === undefined || t - since < this.quiet.settleMs) return;
+    if (since === undefined || t - since < this.quiet.minSettleMs) return;
     this.judge(t, since);
     this.flush();
   }
@@ -88,8 +108,9 @@ abstract class LivenessChecker extends Checker {
  * `createMirror` step does).
  */
 export class StatusConverges extends LivenessChecker {
-  /** Each pod key's cache entry (the UID of its last status.set) and when it was last set. */
-  private readonly entries = new Map<string, { uid: UID; setMs: number }>();
+  /** Each pod key's cache entry (the UID of its last status.set), when it was last set, and the
+   *  node whose kubelet set it. */
+  private readonly entries = new Map<string, { uid: UID; setMs: number; node: NodeView }>();
   /** Pod keys to judge, by the instant they fall due (stale and repeated items are skipped). */
   private readonly due = new EventQueue<{ atMs: number; seq: number; key: string }>();
   private seq = 0;
@@ -98,30 +119,31 @@ export class StatusConverges extends LivenessChecker {
 
   constructor(feeds: Feeds, quiet: QuietClock) {
     super('status-converges', feeds, quiet);
-    const kl = feeds.w.kubelet();
-    if (kl !== null) {
+    for (const node of feeds.w.nodes) {
+      const kl = node.kubelet();
+      if (kl === null) continue;
       for (const uid of kl.statusManager.cachedUIDs()) {
         const p = kl.podManager.getPodByUID(uid);
-        if (p !== undefined) this.entrySet(podKey(p), uid, feeds.w.engine.nowMs);
+        if (p !== undefined) this.entrySet(podKey(p), uid, feeds.w.engine.nowMs, node);
       }
     }
     feeds.onTrace(['status.set'], (r) => {
-      if (r.pod !== undefined && typeof r.uid === 'string') this.entrySet(r.pod, r.uid, r.t);
+      if (r.pod !== undefined && typeof r.uid === 'string') this.entrySet(r.pod, r.uid, r.t, feeds.nodeOfRecord(r));
     });
     feeds.onApiChange(({ type, next }) => {
       const key = podKey(next);
       // A static pod's status can only reach a mirror that exists: its clock starts again when
       // the kubelet creates one.
       const e = this.entries.get(key);
-      if (type === 'ADDED' && isMirrorPod(next) && e !== undefined) this.entrySet(key, e.uid, this.w.engine.nowMs);
+      if (type === 'ADDED' && isMirrorPod(next) && e !== undefined) this.entrySet(key, e.uid, this.w.engine.nowMs, e.node);
       // A write after a key was judged is judged again (a later write must not undo convergence).
       else if (this.judgedAt.has(key)) this.push(this.w.engine.nowMs, key);
     });
   }
 
-  private entrySet(key: string, uid: UID, t: number): void {
-    this.entries.set(key, { uid, setMs: t });
-    this.push(t + this.quiet.settleMs, key);
+  private entrySet(key: string, uid: UID, t: number, node: NodeView): void {
+    this.entries.set(key, { uid, setMs: t, node });
+    this.push(t + this.quiet.settleOf(node), key);
   }
 
   private push(atMs: number, key: string): void {
@@ -129,48 +151,50 @@ export class StatusConverges extends LivenessChecker {
   }
 
   protected judge(t: number, since: number): void {
-    const settle = this.quiet.settleMs;
     for (let top = this.due.peek(); top !== undefined && top.atMs <= t; top = this.due.peek()) {
       const { key } = this.due.pop()!;
       const e = this.entries.get(key);
       if (e === undefined || this.hasReported(key) || this.judgedAt.get(key) === t) continue;
-      let dueMs = Math.max(e.setMs, since) + settle;
+      const node = e.node;
+      let dueMs = Math.max(e.setMs, since) + this.quiet.settleOf(node);
       // A mirror pod the kubelet failed to create is tried again on the static pod's next sync:
       // its worker's resync (SyncFrequency), picked up by the next tick of the sync loop.
-      if (this.w.runtime !== null && this.lacksMirror(e.uid)) dueMs += DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs;
+      if (node.runtime !== null && this.lacksMirror(e.uid, node)) dueMs += DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs;
       if (dueMs > t) {
         this.push(dueMs, key); // quiet began after the entry was set
         continue;
       }
       this.judgedAt.set(key, t);
-      const why = this.divergence(e.uid);
-      if (why !== undefined) this.violation(key, why);
+      const why = this.divergence(e.uid, node);
+      if (why !== undefined) this.violation(key, why, node);
     }
   }
 
-  /** A static pod (of the kubelet's pod manager) that has no mirror pod. */
-  private lacksMirror(uid: UID): boolean {
-    const kl = this.w.kubelet();
+  /** A static pod (of the node's kubelet's pod manager) that has no mirror pod. */
+  private lacksMirror(uid: UID, node: NodeView): boolean {
+    const kl = node.kubelet();
     const pod = kl?.podManager.getPodByUID(uid);
     return pod !== undefined && isStaticPod(pod) && kl!.podManager.getMirrorPodByPod(pod) === undefined;
   }
 
-  /** Why this entry's apiserver object does not hold its cached status, or undefined. */
-  private divergence(uid: UID): string | undefined {
-    const kl = this.w.kubelet()!;
+  /** Why this entry's apiserver object does not hold its cached status (in the cache of its
+   *  node's kubelet: up, as quiet requires), or undefined. */
+  private divergence(uid: UID, node: NodeView): string | undefined {
+    const kl = node.kubelet();
+    if (kl === null) return undefined;
     const entry = kl.statusManager.cachedEntry(uid);
     const pod = kl.podManager.getPodByUID(uid);
     if (entry === undefined || pod === undefined) return undefined;
     let target = pod;
     if (isStaticPod(pod)) {
       const mirror = kl.podManager.getMirrorPodByPod(pod);
-      if (mirror === undefined) return this.w.runtime === null ? undefined : `static pod ${podKey(pod)} has no mirror pod to carry its status (version ${entry.version})`;
+      if (mirror === undefined) return node.runtime === null ? undefined : `static pod ${podKey(pod)} has no mirror pod to carry its status (version ${entry.version})`;
       target = mirror;
     }
     const api = this.w.apiserver.peek(target.metadata?.namespace ?? 'default', target.metadata?.name ?? '');
     if (api === undefined || api.metadata?.uid !== target.metadata?.uid) return undefined;
-    if (this.w.statusEqual(api, entry.status)) return undefined;
-    return `the apiserver's status differs from the cached status (version ${entry.version}, uid ${uid}) ${this.quiet.settleMs}ms into quiet`;
+    if (node.statusEqual(api, entry.status)) return undefined;
+    return `the apiserver's status differs from the cached status (version ${entry.version}, uid ${uid}) ${this.quiet.settleOf(node)}ms into quiet`;
   }
 }
 
@@ -193,23 +217,25 @@ export class StatusConverges extends LivenessChecker {
  * a cache entry, and in the current generation that entry is finished (TerminatePod ran), or a
  * `terminatePod` step ran for it (the pod worker is done with it: a TerminatePod the status manager
  * refused, BZ-03's wedge, still counts); mirror pods never count there (no mirror client runs).
+ * Per node (spec.nodes): a pod is its node's kubelet's to delete (that node's runtime, cache and
+ * kubelet start decide), and a pod bound to no node of the run is no kubelet's.
  */
 export class DeletionCompletes extends LivenessChecker {
   /** Objects being deleted, by UID, with their grace deadline (virtual ms). */
   private readonly deleting = new Map<UID, { pod: Pod; deadlineMs: number }>();
 
-  /** When the current kubelet started: one that starts while a pod is being deleted kills it with
-   *  the whole grace period again (it knows nothing of the time already spent). */
-  private kubeletStartMs = 0;
+  /** When each node's current kubelet started, by node name: one that starts while a pod is being
+   *  deleted kills it with the whole grace period again (it knows nothing of the time already spent). */
+  private readonly kubeletStartMs = new Map<string, number>();
   /** Pod keys a `terminatePod` step ran for (runtime: none). */
   private readonly terminated = new Set<string>();
   /** UIDs the kubelet sent its final DELETE for (what a pod held by finalizers waits on). */
   private readonly finalDelete = new Set<UID>();
 
-  constructor(feeds: Feeds, quiet: QuietClock) {
+  constructor(private readonly feeds: Feeds, quiet: QuietClock) {
     super('deletion-completes', feeds, quiet);
     feeds.onTrace(['kubelet.start'], (r) => {
-      this.kubeletStartMs = r.t;
+      this.kubeletStartMs.set(feeds.nodeOfRecord(r).name, r.t);
     });
     feeds.onTrace(['step'], (r) => {
       if (r.action === 'terminatePod' && r.pod !== undefined) this.terminated.add(r.pod);
@@ -231,33 +257,37 @@ export class DeletionCompletes extends LivenessChecker {
     this.deleting.set(p.metadata?.uid ?? '', { pod: p, deadlineMs: ms === undefined ? this.w.engine.nowMs : ms - this.w.epochMs });
   }
 
-  private responsible(p: Pod): boolean {
+  /** Whether the kubelet of `node` (the pod's node, undefined: none of the run's) must delete `p`. */
+  private responsible(p: Pod, node: NodeView | undefined): boolean {
     const w = this.w;
-    if ((p.spec?.nodeName ?? '') !== w.config.nodeName || w.foreignKeys.has(podKey(p))) return false;
+    if (node === undefined || w.foreignKeys.has(podKey(p))) return false;
     if ((p.metadata?.finalizers?.length ?? 0) > 0 && this.finalDelete.has(p.metadata?.uid ?? '')) return false;
-    if (w.runtime !== null) return true;
+    if (node.runtime !== null) return true;
     if (isMirrorPod(p)) return false;
     if (this.terminated.has(podKey(p))) return true;
-    const entry = w.kubelet()?.statusManager.cachedEntry(p.metadata?.uid ?? '');
+    const entry = node.kubelet()?.statusManager.cachedEntry(p.metadata?.uid ?? '');
     return entry !== undefined && (w.variant !== 'current' || entry.podIsFinished === true);
   }
 
   protected judge(t: number, since: number): void {
     if (this.deleting.size === 0) return;
-    // A classic kubelet deletes once no container of the pod is left in the runtime: when the
-    // container deletor did not remove them (the last one died before the kubelet saw the
-    // deletion), the container GC does, up to a ContainerGCPeriod later.
-    const settle = this.quiet.settleMs + (this.w.variant === 'classic' && this.w.runtime !== null ? CONTAINER_GC_PERIOD_MS : 0);
     for (const [uid, d] of this.deleting) {
+      const node = this.feeds.nodeNamed(d.pod.spec?.nodeName ?? '');
+      const on = node ?? this.feeds.defaultNode;
+      // A classic kubelet deletes once no container of the pod is left in the runtime: when the
+      // container deletor did not remove them (the last one died before the kubelet saw the
+      // deletion), the container GC does, up to a ContainerGCPeriod later.
+      const settle = this.quiet.settleOf(on) + (this.w.variant === 'classic' && on.runtime !== null ? CONTAINER_GC_PERIOD_MS : 0);
       // A mirror pod is deleted by its static pod's sync (mirror upkeep), not by the status
       // manager: one whose delete failed is tried again on the pod's next resync.
-      const extra = this.w.runtime !== null && isMirrorPod(d.pod) ? DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs : 0;
+      const extra = on.runtime !== null && isMirrorPod(d.pod) ? DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs : 0;
       const graceMs = (d.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
-      const deadlineMs = this.kubeletStartMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, this.kubeletStartMs + graceMs) : d.deadlineMs;
+      const startMs = this.kubeletStartMs.get(on.name) ?? 0;
+      const deadlineMs = startMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, startMs + graceMs) : d.deadlineMs;
       if (Math.max(deadlineMs, since) + settle + extra > t) continue;
       const key = podKey(d.pod);
-      if (this.hasReported(key) || !this.responsible(d.pod)) continue;
-      this.violation(key, `still in the apiserver ${t - d.deadlineMs}ms after its deletionTimestamp ${d.pod.metadata?.deletionTimestamp} (uid ${uid})`);
+      if (this.hasReported(key) || !this.responsible(d.pod, node)) continue;
+      this.violation(key, `still in the apiserver ${t - d.deadlineMs}ms after its deletionTimestamp ${d.pod.metadata?.deletionTimestamp} (uid ${uid})`, on);
     }
   }
 }

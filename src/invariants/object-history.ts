@@ -10,6 +10,8 @@
 //
 // Versions an object is created with (the scenario's pods, a `create`, a kubelet's mirror pod) are
 // the input of the run, not judged; every version a later kubelet write produces is.
+//
+// They judge every pod of every node (spec.nodes); a violation names the object's node.
 import { isPodPhaseTerminal, podKey, type Container, type ContainerStatus, type Pod, type PodCondition } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { isRestartableInitContainerUngated, type StatusFeatureGates } from '../kubelet/status/index.js';
@@ -25,7 +27,7 @@ abstract class ObjectHistoryChecker extends Checker {
       const pod = podKey(c.next);
       if (this.hasReported(pod)) return;
       const why = this.judge(c.prev, c.next);
-      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`);
+      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`, feeds.nodeOfObject(c.next));
     });
   }
   protected abstract judge(prev: Pod, next: Pod): string | undefined;
@@ -203,7 +205,8 @@ export class TransitionTimeHonest extends ObjectHistoryChecker {
       if (r.type === 'status.sync' && typeof r.version === 'number') this.syncing.set(r.pod, r.version);
       else if (r.type === 'status.skip' || (r.type === 'api.patch' && r.actor === 'kubelet')) this.syncing.delete(r.pod);
       if (r.type !== 'status.set') return;
-      const entry = typeof r.uid === 'string' ? this.w.kubelet()?.statusManager.cachedEntry(r.uid) : undefined;
+      // the cache of the kubelet that set it (its node's)
+      const entry = typeof r.uid === 'string' ? feeds.nodeOfRecord(r).kubelet()?.statusManager.cachedEntry(r.uid) : undefined;
       if (!entry) return;
       let byType = this.cached.get(r.pod);
       if (byType === undefined) this.cached.set(r.pod, (byType = new Map()));

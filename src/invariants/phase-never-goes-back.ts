@@ -25,7 +25,7 @@ export class PhaseNeverGoesBack extends Checker {
       const pod = podKey(c.next);
       if (this.hasReported(pod)) return;
       const why = phaseWentBack(c.prev, c.next);
-      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`);
+      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`, feeds.nodeOfObject(c.next));
     });
   }
 }

@@ -38,7 +38,7 @@ export class TerminatedContainerStarted extends Checker {
       const pod = podKey(c.next);
       if (this.hasReported(pod) || succeededWithoutStarting(c.prev) !== undefined) return;
       const why = succeededWithoutStarting(c.next);
-      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`);
+      if (why !== undefined) this.violation(pod, `${why} (uid ${c.next.metadata?.uid}, resourceVersion ${c.next.metadata?.resourceVersion})`, feeds.nodeOfObject(c.next));
     });
   }
 }

@@ -11,7 +11,8 @@
 //
 // Mirror pods are deleted by the kubelet's mirror client, not by the status manager, with its own
 // UID precondition and no GET first (the apiserver refuses a mismatch): deletes of mirror pods are
-// left out.
+// left out. Per pod, whichever node's kubelet asks (spec.nodes: the apiserver traces a kubelet's
+// GET and writes without a node; a pod's are its node's kubelet's).
 import { isMirrorPod, type UID } from '../model/pod.js';
 import type { TraceRecord } from '../model/trace.js';
 import { Checker, type Feeds } from './checker.js';
@@ -21,7 +22,7 @@ export class WriteMatchesUID extends Checker {
   private readonly meant = new Map<string, UID>();
   private readonly mirrorUIDs = new Set<UID>();
 
-  constructor(feeds: Feeds) {
+  constructor(private readonly feeds: Feeds) {
     super('write-matches-uid', feeds.w);
     for (const p of feeds.w.apiserver.list()) if (isMirrorPod(p)) this.mirrorUIDs.add(p.metadata?.uid ?? '');
     feeds.onApiChange(({ type, next }) => {
@@ -39,6 +40,6 @@ export class WriteMatchesUID extends Checker {
     const meant = this.meant.get(r.pod);
     if (meant === undefined || meant === r.uid) return;
     const verb = r.type === 'api.patch' ? 'patch' : 'delete';
-    this.violation(r.pod, `the kubelet's ${verb} landed on uid ${r.uid}, but its GET of ${r.pod} returned uid ${meant}`);
+    this.violation(r.pod, `the kubelet's ${verb} landed on uid ${r.uid}, but its GET of ${r.pod} returned uid ${meant}`, this.feeds.nodeOfRecord(r));
   }
 }

@@ -58,6 +58,31 @@ export interface TraceView {
   emit(e: TraceEvent): void;
 }
 
+/** One node's kubelet configuration in this run, as the checkers read it. */
+export interface NodeConfigView {
+  readonly nodeName: string;
+  readonly syncPeriodMs: number;
+  readonly featureGates?: Readonly<Record<string, boolean>>;
+  /** The client's QPS (bounded-staleness); absent in fakes: 5. */
+  readonly apiQPS?: number;
+  /** The node's stalenessBound (bounded-staleness judges a node only when it is set). */
+  readonly stalenessBoundMs?: number;
+}
+
+/** One node of the run (spec.nodes; else the one node of spec.kubelet): what its kubelet holds,
+ *  what its runtime runs, how it is configured. */
+export interface NodeView {
+  readonly name: string;
+  /** null with `runtime: none`. */
+  readonly runtime: RuntimeView | null;
+  /** The node's kubelet incarnation now, or null while it is down. */
+  kubelet(): KubeletView | null;
+  readonly config: NodeConfigView;
+  /** Whether the apiserver's status of `api` is equal to `cached`, as this node's kubelet judges
+   *  equality (normalizeStatus on the API status, then isPodStatusByKubeletEqual, its gates). */
+  statusEqual(api: Pod, cached: PodStatus): boolean;
+}
+
 /** Everything an invariant checker reads. */
 export interface InvariantWorld {
   /** Virtual time now, the number of engine events run so far (the current event's number while
@@ -68,31 +93,22 @@ export interface InvariantWorld {
   readonly epochMs: number;
   readonly tracer: TraceView;
   readonly apiserver: ApiServerView;
-  /** null with `runtime: none`. */
-  readonly runtime: RuntimeView | null;
-  /** The kubelet incarnation now, or null while the kubelet is down. */
-  kubelet(): KubeletView | null;
+  /** Every node of the run, the default node first (never empty). */
+  readonly nodes: readonly NodeView[];
+  /** Whether the run's trace names nodes (a scenario with spec.nodes: its kubelets' records carry
+   *  `node`): violations then name theirs too. */
+  readonly namesNodes: boolean;
+  /** The node a pod ("ns/name") of the scenario is bound to: its spec.nodeName, else (no nodeName,
+   *  a node the run lacks, a key the scenario never named: a mirror pod) the default node. */
+  nodeOfPod(key: string): NodeView;
   readonly seed: number;
   /** The status-manager generation (scenario Variant). */
   readonly variant: 'classic' | 'transitional' | 'current';
   readonly untilMs: number;
-  readonly config: {
-    readonly nodeName: string;
-    readonly syncPeriodMs: number;
-    readonly featureGates?: Readonly<Record<string, boolean>>;
-    /** The client's QPS (bounded-staleness); absent in fakes: 5. */
-    readonly apiQPS?: number;
-    /** spec.kubelet.stalenessBound (bounded-staleness judges only when it is set). */
-    readonly stalenessBoundMs?: number;
-  };
   /** Keys ("ns/name") of apiserver objects on another node (`only: apiserver`): no kubelet of this
    *  run is responsible for them. */
   readonly foreignKeys: ReadonlySet<string>;
   /** The last instant at which the scenario itself still does something: its last timeline step or
    *  scheduled create (0 when there is none). */
   readonly lastScheduledMs: number;
-  /** Whether the apiserver's status of `api` is equal to `cached`, as the kubelet judges equality
-   *  (normalizeStatus on the API status, then isPodStatusByKubeletEqual). */
-  statusEqual(api: Pod, cached: PodStatus): boolean;
 }
-

@@ -85,7 +85,7 @@ export function evaluateNow(w: World, a: Assertion, trace: readonly TraceRecord[
       return pass(`apiserver object ${a.pod} matches`);
     }
     case 'kubelet': {
-      const kl = w.kubelet;
+      const kl = w.siteOfPod(a.pod).kubelet; // the kubelet of the pod's node
       const pod = w.kubeletPod(a.pod);
       const uid = pod?.metadata?.uid;
       const entry = kl && uid ? kl.statusManager.cachedEntry(uid) : undefined;

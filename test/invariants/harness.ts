@@ -5,7 +5,7 @@
 import { ApiServer } from '../../src/apiserver/index.js';
 import { Engine, Rng } from '../../src/engine/index.js';
 import { createCheckers, kubeletStatusEqual, type InvariantChecker } from '../../src/invariants/index.js';
-import type { InvariantWorld, KubeletView, PodManagerView, RuntimeView, StatusManagerView } from '../../src/model/world-view.js';
+import type { InvariantWorld, KubeletView, NodeView, PodManagerView, RuntimeView, StatusManagerView } from '../../src/model/world-view.js';
 import { isMirrorPod, podKey, type Container, type Pod, type PodStatus, type UID } from '../../src/model/pod.js';
 import { VClock, formatRfc3339, parseRfc3339 } from '../../src/model/time.js';
 import type { InvariantName, Variant } from '../../src/scenario/types.js';
@@ -152,22 +152,28 @@ export function harness(opts: HarnessOptions = {}) {
       return r.value;
     },
   };
+  const node: NodeView = {
+    name: 'node-a',
+    runtime,
+    kubelet: () => h.kubelet,
+    config: { nodeName: 'node-a', syncPeriodMs: opts.syncPeriodMs ?? 10_000 },
+    statusEqual: kubeletStatusEqual(variant),
+  };
   h.world = {
     engine,
     epochMs: clock.epochMs,
     tracer,
     apiserver,
-    runtime,
-    kubelet: () => h.kubelet,
+    nodes: [node],
+    namesNodes: false,
+    nodeOfPod: () => node,
     seed: 7,
     variant,
     get untilMs() {
       return h.untilMs;
     },
-    config: { nodeName: 'node-a', syncPeriodMs: opts.syncPeriodMs ?? 10_000 },
     foreignKeys: new Set(opts.foreignKeys ?? []),
     lastScheduledMs: opts.lastScheduledMs ?? 0,
-    statusEqual: kubeletStatusEqual(variant),
   };
   return h;
 }
