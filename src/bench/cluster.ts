@@ -7,11 +7,9 @@
 // - cluster-100x100: 100 nodes × 100 pods, wall seconds and × real time (target >= 200×).
 // Each size runs in a fresh process of its own (so its peak memory is its own), after the same
 // warm-up of the JIT (a quarter hour of one node, SCALING_WARMUPS times), as scaling.ts does.
-import { loadScenario } from '../scenario/index.js';
-import { World } from '../world/world.js';
 import { clusterScenario } from './cluster-workload.js';
 import { SCALING_WARMUPS } from './scaling.js';
-import { medianRun, round2, runPointInChild as child } from './points.js';
+import { medianRun, round2, runPointInChild as child, runScenarioText } from './points.js';
 import type { BenchResult } from './types.js';
 
 export const CLUSTER_SCALING_NODES = [1, 10, 50, 100] as const;
@@ -22,20 +20,7 @@ const MEASURED_RUNS: Record<number, number> = { 1: 3, 10: 1, 50: 1, 100: 1 };
 
 /** One run of the cluster in this process: load, then simulate without keeping the trace. */
 function runCluster(name: string, nodes: number, hours: number): BenchResult {
-  const text = clusterScenario(nodes, PODS_PER_NODE, hours);
-  const c0 = process.cpuUsage();
-  const t0 = performance.now(); // wall-clock-ok: a benchmark measures wall time (load included)
-  const loaded = loadScenario(text, '<bench>');
-  if (!loaded.ok) throw new Error(`${name}: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
-  const t1 = performance.now(); // wall-clock-ok: a benchmark measures wall time
-  const w = new World(loaded.scenario, { keepTrace: false });
-  w.setup();
-  const end = w.run();
-  const wallMs = performance.now() - t0; // wall-clock-ok: a benchmark measures wall time
-  const c = process.cpuUsage(c0);
-  if (end.end === 'runaway') throw new Error(end.message);
-  const pods = loaded.scenario.pods.length;
-  return { name, events: w.engine.events, wallMs, loadMs: Math.round(t1 - t0), cpuMs: (c.user + c.system) / 1000, virtualMs: w.untilMs, nodes, pods };
+  return { ...runScenarioText(name, clusterScenario(nodes, PODS_PER_NODE, hours)), nodes };
 }
 
 function warmThenRun(name: string, nodes: number, measured: number): BenchResult {

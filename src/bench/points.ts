@@ -2,6 +2,8 @@
 // run in a fresh process of the bench, the median of a size's measured runs, and rounding.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../scenario/index.js';
+import { World } from '../world/world.js';
 import type { BenchResult } from './types.js';
 
 /** What a point case prints: its BenchResult line, with the fields the parent cases read. */
@@ -24,3 +26,20 @@ export function medianRun(name: string, runs: readonly BenchResult[]): BenchResu
 }
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** One run of a scenario text in this process: load, then simulate without keeping the trace.
+ *  Wall and CPU time include the load (it grows with the size too); loadMs is its part. */
+export function runScenarioText(name: string, text: string): BenchResult {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now(); // wall-clock-ok: a benchmark measures wall time
+  const loaded = loadScenario(text, '<bench>');
+  if (!loaded.ok) throw new Error(`${name}: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
+  const t1 = performance.now(); // wall-clock-ok: a benchmark measures wall time
+  const w = new World(loaded.scenario, { keepTrace: false });
+  w.setup();
+  const end = w.run();
+  const wallMs = performance.now() - t0; // wall-clock-ok: a benchmark measures wall time
+  const c = process.cpuUsage(c0);
+  if (end.end === 'runaway') throw new Error(end.message);
+  return { name, events: w.engine.events, wallMs, loadMs: Math.round(t1 - t0), cpuMs: (c.user + c.system) / 1000, virtualMs: w.untilMs, pods: loaded.scenario.pods.length };
+}

@@ -5,9 +5,7 @@
 //   pod must stay within 1.5× across them.
 // Each size runs in a fresh process of its own (so its peak memory is its own); the parent case
 // collects them into one result with the ratios.
-import { loadScenario } from '../scenario/index.js';
-import { World } from '../world/world.js';
-import { medianRun, round2, runPointInChild as child } from './points.js';
+import { medianRun, round2, runPointInChild as child, runScenarioText } from './points.js';
 import type { BenchResult } from './types.js';
 
 export const LONG_CRASHLOOP_HOURS = [10, 100, 1000] as const;
@@ -55,21 +53,6 @@ export function nodeScalingText(pods: number): string {
   return lines.join('\n') + '\n';
 }
 
-/** One run of a scenario text in this process: load, then simulate without keeping the trace. */
-function runText(name: string, text: string): BenchResult {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now(); // wall-clock-ok: a benchmark measures wall time (load included: it grows with N too)
-  const loaded = loadScenario(text, '<bench>');
-  if (!loaded.ok) throw new Error(`${name}: ${JSON.stringify(loaded.issues.slice(0, 3))}`);
-  const w = new World(loaded.scenario, { keepTrace: false });
-  w.setup();
-  const end = w.run();
-  const wallMs = performance.now() - t0; // wall-clock-ok: a benchmark measures wall time
-  const c = process.cpuUsage(c0);
-  if (end.end === 'runaway') throw new Error(end.message);
-  return { name, events: w.engine.events, wallMs, cpuMs: (c.user + c.system) / 1000, virtualMs: w.untilMs, pods: loaded.scenario.pods.length };
-}
-
 /** Warm-up runs of the smallest size before any measured run, in every point's process. One was
  *  not enough: V8 was still compiling the hot path in the second run of a 100-pod node (2.1 ms per
  *  pod measured, against 0.6–0.9 ms once settled), so the smallest point measured the compiler and
@@ -84,9 +67,9 @@ const MEASURED_RUNS = { crashloopHours: { 10: 5, 100: 3, 1000: 1 } as Record<num
  *  every size, so no size is favoured), then the median of its measured runs. Load is included in
  *  every run (it grows with N too). */
 function warmThenRun(name: string, warmUp: string, text: string, measured: number): BenchResult {
-  for (let i = 0; i < SCALING_WARMUPS; i++) runText(`${name}-warmup`, warmUp);
+  for (let i = 0; i < SCALING_WARMUPS; i++) runScenarioText(`${name}-warmup`, warmUp);
   const runs: BenchResult[] = [];
-  for (let i = 0; i < measured; i++) runs.push(runText(name, text));
+  for (let i = 0; i < measured; i++) runs.push(runScenarioText(name, text));
   return medianRun(name, runs);
 }
 
@@ -94,7 +77,6 @@ function warmThenRun(name: string, warmUp: string, text: string, measured: numbe
 export const scalingPoints: Record<string, () => BenchResult> = {};
 for (const h of LONG_CRASHLOOP_HOURS) scalingPoints[`long-crashloop-${h}h`] = () => warmThenRun(`long-crashloop-${h}h`, longCrashloopText(LONG_CRASHLOOP_HOURS[0]), longCrashloopText(h), MEASURED_RUNS.crashloopHours[h] ?? 1);
 for (const n of NODE_SCALING_PODS) scalingPoints[`node-scaling-${n}`] = () => warmThenRun(`node-scaling-${n}`, nodeScalingText(NODE_SCALING_PODS[0]), nodeScalingText(n), MEASURED_RUNS.pods[n] ?? 1);
-
 
 export function longCrashloop(): BenchResult {
   const points = LONG_CRASHLOOP_HOURS.map((h) => ({ h, p: child(`long-crashloop-${h}h`) }));
