@@ -12,6 +12,8 @@ export interface RequestInFlight {
 
 export interface PodSnapshot {
   pod: string;
+  /** The node whose kubelet and runtime the fields below are read from (scenarios with spec.nodes). */
+  node?: string;
   /** The apiserver's object, or null when it holds none. */
   apiserver: { uid?: string; resourceVersion?: string; deletionTimestamp?: string; status?: PodStatus } | null;
   /** The status manager's cache entry (null: none) and the version it last sent for the pod. */
@@ -26,13 +28,18 @@ export interface PodSnapshot {
   requestsInFlight: RequestInFlight[];
 }
 
+export interface KubeletSnapshot { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } }
+
 export interface WorldSnapshot {
   scenario: string;
   seed: number;
   variant: string;
   /** The instant, after every event at it. */
   at: string;
-  kubelet: { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } };
+  /** The default node's kubelet (the only one without spec.nodes). */
+  kubelet: KubeletSnapshot;
+  /** With spec.nodes: every node's kubelet, in the scenario's order (the first is `kubelet`). */
+  nodes?: Array<{ name: string; kubelet: KubeletSnapshot }>;
   faultsInForce: Array<{ fault: string; since: string; [k: string]: unknown }>;
   /** The apiserver under load (spec.apiserver.serviceTime / apf): requests executing, and each
    *  priority level's seats and queues. Absent without load. */

@@ -30,7 +30,7 @@ export function faultsInForce(trace: readonly TraceRecord[], atMs: number): Worl
     .filter((f) => f.end === undefined)
     .map((f) => {
       const extra: Record<string, unknown> = {};
-      for (const k of ['verbs', 'code', 'count', 'forMs', 'downForMs']) if (f.begin[k] !== undefined) extra[k] = f.begin[k];
+      for (const k of ['node', 'verbs', 'code', 'count', 'forMs', 'downForMs']) if (f.begin[k] !== undefined) extra[k] = f.begin[k];
       return { fault: faultName(f.begin), since: sec(f.begin.t), ...extra };
     });
 }
@@ -42,8 +42,8 @@ export function inspectYaml(s: WorldSnapshot, pod?: string): string {
     const api = p.apiserver?.status;
     // What the cache holds that the apiserver does not (apiserver → cache), in words.
     const differences = cached !== undefined && api !== undefined ? statusChanges(api, cached) : undefined;
-    const { pod: name, ...rest } = p;
-    return { pod: name, cacheVsApiserver: differences === undefined ? undefined : differences.length === 0 ? 'same phase, conditions and containers' : differences, ...rest };
+    const { pod: name, node, ...rest } = p;
+    return { pod: name, node, cacheVsApiserver: differences === undefined ? undefined : differences.length === 0 ? 'same phase, conditions and containers' : differences, ...rest };
   });
   return toYamlText({ ...s, pods });
 }

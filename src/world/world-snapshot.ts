@@ -3,7 +3,7 @@
 // through peek/list, the node's pod workers and runtime through their read accessors. Requests in
 // flight and faults come from the trace (report/inspect.ts), so they are handed in.
 import type { Pod, UID } from '../model/pod.js';
-import type { PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
+import type { KubeletSnapshot, PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
 import type { NodeSite } from './node-site.js';
 import type { World } from './world.js';
 
@@ -48,16 +48,27 @@ function podKeys(w: World): Map<string, UID | undefined> {
   return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** A node's kubelet now: up or not, its incarnation, its status channel (classic). */
+function kubeletSnapshot(site: NodeSite): KubeletSnapshot {
+  const kl = site.kubelet;
+  if (kl === null) return { up: false };
+  const ch = kl.statusManager.podStatusChannel;
+  return { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined };
+}
+
 export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, RequestInFlight[]>, faults: WorldSnapshot['faultsInForce']): WorldSnapshot {
-  const kl = w.kubelet;
+  // a scenario with spec.nodes names each pod's node and lists every node's kubelet
+  const named = w.scenario.nodes !== undefined;
   const pods: PodSnapshot[] = [];
   for (const [k, apiUID] of podKeys(w)) {
-    pods.push(podSnapshot(w, w.siteOfPod(k), k, apiUID, inFlight));
+    const site = w.siteOfPod(k);
+    const { pod, ...rest } = podSnapshot(w, site, k, apiUID, inFlight);
+    pods.push(named ? { pod, node: site.name, ...rest } : { pod, ...rest });
   }
-  const ch = kl?.statusManager.podStatusChannel;
   return {
     scenario: w.scenario.name, seed: w.seed, variant: w.variant, at: `${(atMs / 1000).toFixed(3)}s`,
-    kubelet: kl === null ? { up: false } : { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined },
+    kubelet: kubeletSnapshot(w.defaultSite),
+    nodes: named ? w.sites.map((site) => ({ name: site.name, kubelet: kubeletSnapshot(site) })) : undefined,
     faultsInForce: faults,
     apiserverLoad: loadSnapshot(w),
     pods,

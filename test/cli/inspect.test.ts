@@ -36,6 +36,29 @@ describe('kss inspect', () => {
     expect(later.pods.find((p: { pod: string }) => p.pod === 'default/web')).toBeUndefined();
   });
 
+  it('many nodes: every kubelet, each pod read from its own node, the partition on its node', async () => {
+    const r = await kss(['inspect', 'scenarios/cluster/three-nodes-restart-and-partition-current.yaml', '--at', '60s'], REPO);
+    expect(r.code).toBe(0);
+    const y = parse(r.out);
+    expect(y.nodes.map((n: { name: string }) => n.name)).toEqual(['node-a', 'node-b', 'node-c']);
+    // node-c's kubelet restarted (its second incarnation); the others run their first
+    expect(y.nodes.map((n: { kubelet: { incarnation: number } }) => n.kubelet.incarnation)).toEqual([1, 1, 2]);
+    expect(y.kubelet).toEqual(y.nodes[0].kubelet);
+    expect(y.faultsInForce).toEqual([{ fault: 'partition', since: '10.000s', node: 'node-b' }]);
+    const byPod = new Map(y.pods.map((p: { pod: string }) => [p.pod, p]));
+    const bWeb = byPod.get('default/b-web') as { node: string; apiserver: { status: { conditions: Array<{ type: string; status: string }> } }; kubelet: { cached: { status: { conditions: Array<{ type: string; status: string }> } } } };
+    expect(bWeb.node).toBe('node-b');
+    // the node lifecycle controller's Ready=False in the apiserver; node-b's partitioned kubelet still caches True
+    const ready = (cs: Array<{ type: string; status: string }>) => cs.find((c) => c.type === 'Ready')?.status;
+    expect(ready(bWeb.apiserver.status.conditions)).toBe('False');
+    expect(ready(bWeb.kubelet.cached.status.conditions)).toBe('True');
+    expect((byPod.get('default/c-web') as { node: string }).node).toBe('node-c');
+    // a single-node scenario has neither field
+    const one = parse((await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '3s'], REPO)).out);
+    expect(one.nodes).toBeUndefined();
+    expect(one.pods.every((p: { node?: string }) => p.node === undefined)).toBe(true);
+  });
+
   it('bad --at or --pod: exit 2, positioned', async () => {
     const a = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', 'noon'], REPO);
     expect(a.code).toBe(2);
