@@ -137,11 +137,13 @@ export class ProbeManager {
    *  sidecars are probed like regular containers; other init containers become ready when they
    *  exited 0. */
   updatePodStatus(pod: Pod, status: PodStatus, oldStatus?: PodStatus): void {
-    const old = (name: string) => (this.keepsStatusOverRestart() ? oldStatus?.containerStatuses?.find((c) => c.name === name) : undefined);
+    // KEP-4781: the previous statuses matter only while the kubelet keeps them over a restart
+    const previous = oldStatus !== undefined && this.keepsStatusOverRestart() ? oldStatus.containerStatuses : undefined;
     for (const cs of status.containerStatuses ?? []) {
-      const started = this.isStarted(pod, cs, old(cs.name));
+      const old = previous?.find((c) => c.name === cs.name);
+      const started = this.isStarted(pod, cs, old);
       cs.started = started;
-      if (started) cs.ready = this.isReady(pod, cs, old(cs.name));
+      if (started) cs.ready = this.isReady(pod, cs, old);
     }
     const inits = status.initContainerStatuses ?? [];
     if (this.gen !== 'current') {

@@ -3,6 +3,7 @@
 // draws, or the engine's chooser in a driven run), one draw per step whether or not anyone reads
 // the order.
 import type { Chooser, Rng } from '../../engine/index.js';
+import { sortedIndexOf } from '../../model/sorted.js';
 
 export class MapOrder {
   /** pendingIn's flag per sorted position (all zero between calls). */
@@ -47,7 +48,7 @@ export class MapOrder {
     const flags = this.flags;
     let want = 0;
     for (const key of pending) {
-      const i = sortedIndex(sorted, key);
+      const i = sortedIndexOf(sorted, key);
       if (i >= 0 && flags[i] === 0) {
         flags[i] = 1;
         want++;
@@ -64,16 +65,4 @@ export class MapOrder {
     }
     return out;
   }
-}
-
-/** The position of key in the sorted keys, or -1. */
-function sortedIndex(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === key ? lo : -1;
 }

@@ -12,6 +12,7 @@ import type { VClock } from '../../model/time.js';
 import type { PodManagerApi } from '../api.js';
 import { isPodStatusByKubeletEqual, normalizeStatus } from './normalize.js';
 import { checkContainerStateTransition, updateLastTransitionTimes } from './transition.js';
+import { lowerBound } from '../../model/sorted.js';
 import {
   ContainersReady,
   DisruptionTarget,
@@ -73,18 +74,6 @@ const LTT_TYPES: Record<Generation, readonly string[]> = {
   transitional: [ContainersReady, PodReady, PodInitialized, PodScheduled],
   current: [ContainersReady, PodReady, PodInitialized, PodReadyToStartContainers, PodScheduled, DisruptionTarget],
 };
-
-/** The first index of the sorted list `a` whose value is not below `v` (a binary search). */
-function lowerBound(a: readonly string[], v: string): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
 
