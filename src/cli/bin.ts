@@ -6,5 +6,5 @@ import { fileURLToPath } from 'node:url';
 import { loadBundle } from './bundle-loader.js';
 
 const bundled = process.env.KSS_NO_BUNDLE ? undefined : loadBundle(fileURLToPath(new URL('..', import.meta.url)));
-if (bundled !== undefined) bundled.cli();
+if (bundled !== undefined) bundled.cli({ build: bundled.build });
 else (await import('./entry.js')).cli();

@@ -32,7 +32,7 @@ export interface BundleManifest {
 }
 
 export interface CliModule {
-  cli(): void;
+  cli(opts?: { build?: string }): void;
   main: typeof main;
 }
 
@@ -87,11 +87,12 @@ export function currentManifest(dist: string): BundleManifest | undefined {
 const WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n})'] as const;
 
 /**
- * The bundle's exports (cli, main), compiled from the code cache when the manifest has one for
+ * The bundle's exports (cli, main) and `build`, the bundle's sha1 (what identifies this kss, for
+ * the scenario cache), compiled from the code cache when the manifest has one for
  * this Node; undefined when there is no current bundle. `writeCacheTo`: when the process exits,
  * write the code cache of everything compiled by then to that file (the build's warm-up).
  */
-export function loadBundle(dist: string, opts: { writeCacheTo?: string } = {}): CliModule | undefined {
+export function loadBundle(dist: string, opts: { writeCacheTo?: string } = {}): (CliModule & { build: string }) | undefined {
   const m = currentManifest(dist);
   if (m === undefined) return undefined;
   const file = join(dist, BUNDLE_FILE);
@@ -109,5 +110,5 @@ export function loadBundle(dist: string, opts: { writeCacheTo?: string } = {}): 
   fn.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
   const out = opts.writeCacheTo;
   if (out !== undefined) process.on('exit', () => writeFileSync(out, script.createCachedData()));
-  return mod.exports as CliModule;
+  return { ...(mod.exports as CliModule), build: m.bundle[3] };
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TraceRecord } from '../model/trace.js';
 import { parseDuration } from '../model/time.js';
-import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { loadScenarioFileCached, renderIssues } from '../scenario/index.js';
 import type { Variant } from '../scenario/types.js';
 import { runScenario } from '../world/run.js';
 import { diffReport, type DiffSide } from '../report/diff-view.js';
@@ -49,7 +49,7 @@ function readTraceFile(path: string, shown: string): DiffSide | string {
 function runSides(a: DiffArgs, io: CliIO): [DiffSide, DiffSide] | string {
   const file = a.inputs[0];
   const path = resolve(io.cwd, file);
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFileCached(path, io.scenarioCache);
   if (!loaded.ok) return renderIssues(loaded.issues.map((i) => (i.file === path ? { ...i, file } : i)), readSource(path));
   let untilMs: number | undefined;
   if (a.until !== undefined) {

@@ -1,11 +1,13 @@
 // The CLI on this process: main() on its argv, its streams and cwd, the exit code set when main
 // settles. bin.ts calls cli() from the bundle (kss.cjs, see bundle-loader.ts) or from this module.
 import { main } from './main.js';
-import { wantColor } from './io.js';
+import { homedir } from 'node:os';
+import { scenarioCacheOf, wantColor } from './io.js';
 
 export { main };
 
-export function cli(): void {
+/** `build`: what identifies this kss (the bundle's hash), for the scenario cache; without it, none. */
+export function cli(opts: { build?: string } = {}): void {
   // A reader that goes away (`kss run x.yaml | head`) is not an error.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -20,6 +22,7 @@ export function cli(): void {
     stderr: (s) => process.stderr.write(s),
     color,
     cwd: process.cwd(),
+    scenarioCache: scenarioCacheOf(process.env, opts.build, homedir()),
   }).then(
     (code) => {
       process.exitCode = code;

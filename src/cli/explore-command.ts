@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { loadScenarioFileCached, renderIssues } from '../scenario/index.js';
 import { parseDuration } from '../model/time.js';
 import { makeChalk } from '../report/pretty.js';
 import { explore, type ExploreResult } from '../explore/explore.js';
@@ -46,7 +46,7 @@ export async function exploreCommand(a: ExploreArgs, io: CliIO): Promise<number>
     shard = s;
   }
   const path = resolve(io.cwd, a.scenario);
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFileCached(path, io.scenarioCache);
   if (!loaded.ok) {
     const issues = loaded.issues.map((i) => (i.file === path ? { ...i, file: a.scenario } : i));
     let text: string | undefined;

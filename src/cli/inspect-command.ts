@@ -2,7 +2,7 @@
 // to that instant (after every event at it) and print the world then as YAML.
 import { resolve } from 'node:path';
 import { parseDuration } from '../model/time.js';
-import { loadScenarioFile, renderIssues } from '../scenario/index.js';
+import { loadScenarioFileCached, renderIssues } from '../scenario/index.js';
 import type { Variant } from '../scenario/types.js';
 import { runScenario } from '../world/run.js';
 import { worldSnapshot } from '../world/world-snapshot.js';
@@ -26,7 +26,7 @@ export function inspectCommand(a: InspectArgs, io: CliIO): number {
     return EXIT_USAGE;
   }
   const path = resolve(io.cwd, a.scenario);
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFileCached(path, io.scenarioCache);
   if (!loaded.ok) {
     io.stderr(renderIssues(loaded.issues.map((i) => (i.file === path ? { ...i, file: a.scenario } : i)), readSource(path)) + '\n');
     return EXIT_USAGE;

@@ -4,7 +4,7 @@
 // trace, the scenario file changed since: its sha256 differs, or it does not load).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { loadScenarioFile } from '../scenario/index.js';
+import { loadScenarioFileCached } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
 import { replayCommandFor } from '../testing/replay-line.js';
 import { kindOf } from '../testing/source.js';
@@ -112,7 +112,7 @@ export function replayCommandRun(args: ReplayArgs, io: CliIO): number {
   }
   const versionNote = header.kss !== TOOL_VERSION;
   if (versionNote) io.stderr(`${makeChalk(io.color).yellow('note:')} the trace was written by kss ${header.kss}, this is kss ${TOOL_VERSION}: a difference may come from the tool itself\n`);
-  const loaded = loadScenarioFile(scenarioPath);
+  const loaded = loadScenarioFileCached(scenarioPath, io.scenarioCache);
   if (!loaded.ok) {
     io.stderr(renderLoadIssues(loaded, scenarioPath, basename(scenarioPath)) + '\n');
     return EXIT_USAGE;

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadScenarioFile } from '../scenario/index.js';
+import { loadScenarioFileCached } from '../scenario/index.js';
 import { renderLoadIssues } from '../testing/load.js';
 import { formatDuration, parseDuration } from '../model/time.js';
 import { podStartup } from '../world/pod-startup.js';
@@ -136,7 +136,7 @@ export function runCommand(args: RunArgs, io: CliIO): number {
       return EXIT_USAGE;
     }
   }
-  const loaded = loadScenarioFile(path);
+  const loaded = loadScenarioFileCached(path, io.scenarioCache);
   if (!loaded.ok) {
     io.stderr(renderLoadIssues(loaded, path, args.scenario) + '\n');
     return EXIT_USAGE;

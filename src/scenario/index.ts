@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { scenarioSchema } from './schema.js';
 
 export { loadScenario, loadScenarioFile, type LoadResult } from './load.js';
+export { loadScenarioFileCached, type ScenarioCache } from './load-cache.js';
 export { renderIssues } from './render.js';
 export type { Issue } from './issues.js';
 export type * from './types.js';

@@ -38,11 +38,17 @@ export function loadScenario(text: string, file = '<string>', opts: { fast?: boo
 export function loadScenarioFile(path: string, overrides: Overrides = []): LoadResult {
   const r = readScenarioText(path);
   if ('issue' in r) return { ok: false, issues: [r.issue] };
-  const result = load(r.text, path, sha256(r.bytes), overrides);
-  return result.ok ? result : { ...result, text: r.text };
+  return loadScenarioRead(r.text, path, sha256(r.bytes), overrides);
 }
 
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+/** Load a file already read (readScenarioText) whose bytes hash to `hash` (sha256, hex). */
+export function loadScenarioRead(text: string, path: string, hash: string, overrides: Overrides = []): LoadResult {
+  const result = load(text, path, hash, overrides);
+  return result.ok ? result : { ...result, text };
+}
+
+/** sha256 of bytes (or of a string's UTF-8), in hex. */
+export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 function load(text: string, file: string, hash: string, overrides: Overrides = [], fast = true): LoadResult {
   if (fast && overrides.length === 0) {
