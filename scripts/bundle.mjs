@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stringWidthFront } from './string-width-front.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -50,6 +51,30 @@ const ownImportMetaUrl = {
   },
 };
 
+/**
+ * `string-width` (yargs, cliui and wrap-ansi each import an ES module version of it) builds Unicode property
+ * regexes and an Intl.Segmenter when it is first imported, about 14 ms of every start, and cliui's
+ * 7.x segments every string it measures, ASCII or not. In the bundle each import of it is a small
+ * front: a string of printable ASCII (U+0020–U+007E: no escape codes, no wide or zero-width
+ * character) is as wide as it is long, which is every version's own answer, and anything else is
+ * measured by the version the importer asked for, imported (and its regexes built) only then.
+ * string-width-front.mjs writes the front; test/cli/string-width-front.test.ts checks it against
+ * every installed version.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      // the real one, for the front; and a require() (cli-progress's CommonJS 4.x) as it is
+      if (args.pluginData === 'real' || args.kind !== 'import-statement') return undefined;
+      const real = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: 'require-call', pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-string-width' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({ contents: stringWidthFront(args.path), resolveDir: dirname(args.path), loader: 'js' }));
+  },
+};
+
 async function bundle() {
   let esbuild;
   try {
@@ -69,7 +94,7 @@ async function bundle() {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [ownImportMetaUrl],
+    plugins: [lazyStringWidth, ownImportMetaUrl],
     banner: { js: "var __kssBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     metafile: true,
     minifyWhitespace: true,
