@@ -63,7 +63,7 @@ function readEntry(file: string, key: string): LoadResult | undefined {
   }
   if (entry?.format !== FORMAT || entry.key !== key || entry.result?.ok !== true) return undefined;
   try {
-    const now = new Date();
+    const now = new Date(); // wall-clock-ok: an entry's last use, for the cache's LRU
     utimesSync(file, now, now); // recently used
   } catch {
     // a read-only cache still serves
