@@ -72,6 +72,21 @@ describe('spec.nodes', () => {
     expect(of(trace, 'api.error', 'node-a')).toEqual([]);
   });
 
+  it('a `latency` step (no `node:`: the apiserver\'s answers) sets every node\'s link, as the contract says', () => {
+    const s = scenario(`  until: 10s
+  timeline:
+    - { at: 5s, latency: 20ms..30ms }
+`);
+    const w = new World(s);
+    w.setup();
+    const before = w.sites.map((site) => JSON.stringify(site.network.latency));
+    w.run();
+    for (const [i, site] of w.sites.entries()) {
+      expect(JSON.stringify(site.network.latency)).not.toBe(before[i]);
+      expect(JSON.stringify(site.network.latency)).toBe(JSON.stringify(w.sites[0].network.latency));
+    }
+  });
+
   it('routes a pod step to the pod\'s node, and restartKubelet `nodes: all` restarts every kubelet', () => {
     const s = scenario(`  until: 20s
   timeline:
