@@ -65,7 +65,8 @@ export class DeletedPodReachesTerminal extends Checker {
       const graceMs = (d.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
       const startMs = this.kubeletStartMs.get(on.name) ?? 0;
       const deadlineMs = startMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, startMs + graceMs) : d.deadlineMs;
-      if (Math.max(deadlineMs, since) + this.quiet.settleOf(on) > t) continue;
+      const nodeSince = this.quiet.nodeQuietSince(since, on);
+      if (nodeSince === undefined || Math.max(deadlineMs, nodeSince) + this.quiet.settleOf(on) > t) continue;
       const key = podKey(d.pod);
       if (this.hasReported(key) || !this.responsible(d.pod, node)) continue;
       this.violation(key, `deleted (deletionTimestamp ${d.pod.metadata?.deletionTimestamp}) but still ${d.pod.status?.phase ?? 'without a phase'} in the apiserver ${t - d.deadlineMs}ms after it (uid ${uid})`, on);

@@ -14,10 +14,14 @@
 // to tell. Checkers schedule nothing (they must not change the run); an instant with no event is
 // not looked at, but the status manager's ticker makes one at least every syncPeriod.
 //
-// Many nodes (spec.nodes): quiet is the cluster's — no fault in force on any node or the
-// apiserver, every node's kubelet up, since the last change anywhere — so a fault or a restart on
-// one node holds every node's judgement back (it never makes one judged sooner); each pod is
-// judged against its own node's kubelet, runtime and syncPeriod (2 × the node's syncPeriod).
+// Many nodes (spec.nodes): quiet is each node's. A fault of the apiserver's (apiserverDown: a
+// fault record without `node`) and the timeline hold every node back; a fault on a node's link
+// (partition, fail: its records carry `node`) and its kubelet being down hold back that node
+// only. A node is quiet when the cluster is and it is; since the latest of the cluster's last
+// change and its own. Each pod is judged against its own node's quiet, kubelet, runtime and
+// syncPeriod (2 × the node's syncPeriod), so a node partitioned or powered off for good leaves
+// the others judged (its own pods never are: the run cannot tell what they would have done). With
+// one node this is the quiet above.
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
 import { EventQueue } from '../engine/queue.js';
@@ -25,12 +29,20 @@ import { CONTAINER_GC_PERIOD_MS, DEFAULT_NODE_TUNING } from '../kubelet/node/nod
 import { Checker, type Feeds } from './checker.js';
 import type { InvariantWorld, NodeView } from '../model/world-view.js';
 
+/** What holds one node's quiet back: the faults in force on its link, its kubelet being down. */
+interface NodeQuiet {
+  readonly faults: Set<string>;
+  down: boolean;
+  changedMs: number;
+}
+
 export class QuietClock {
+  /** The apiserver's faults in force (records without `node`). */
   private readonly faults = new Set<string>();
+  /** The cluster's last change: an apiserver fault's begin or end. */
   private changedMs: number;
-  /** The nodes whose kubelet is down now, by name (a kubelet.stop and its node's kubelet cleared
-   *  happen in one event, as do the kubelet set and its kubelet.start). */
-  private readonly down = new Set<string>();
+  /** Each node's own state, by name. */
+  private readonly nodes = new Map<string, NodeQuiet>();
   /** The least of the nodes' settle times (quiet shorter than it judges no node). */
   readonly minSettleMs: number;
 
@@ -38,29 +50,51 @@ export class QuietClock {
     this.changedMs = w.engine.nowMs;
     let min = Infinity;
     for (const n of w.nodes) {
-      if (n.kubelet() === null) this.down.add(n.name);
+      this.nodes.set(n.name, { faults: new Set(), down: n.kubelet() === null, changedMs: w.engine.nowMs });
       min = Math.min(min, this.settleOf(n));
     }
     this.minSettleMs = min;
     feeds.onTrace(['fault.begin', 'fault.end'], (r) => {
-      // (a node's fault names its node: one of a node's link and the apiserver's are told apart)
-      const id = `${String(r.fault)}#${String(r.id ?? '')}#${String(r.node ?? '')}`;
-      if (r.type === 'fault.begin') this.faults.add(id);
-      else this.faults.delete(id);
-      this.changedMs = r.t;
+      // a fault of a node's link names its node (a one-node run's do not: its link is the cluster's)
+      const id = `${String(r.fault)}#${String(r.id ?? '')}`;
+      const n = typeof r.node === 'string' ? this.nodes.get(r.node) : undefined;
+      const faults = n?.faults ?? this.faults;
+      if (r.type === 'fault.begin') faults.add(id);
+      else faults.delete(id);
+      if (n !== undefined) n.changedMs = r.t;
+      else this.changedMs = r.t;
     });
     feeds.onTrace(['kubelet.start', 'kubelet.stop'], (r) => {
-      const node = feeds.nodeOfRecord(r).name;
-      if (r.type === 'kubelet.start') this.down.delete(node);
-      else this.down.add(node);
-      this.changedMs = r.t;
+      // (a kubelet.stop and its node's kubelet cleared happen in one event, as do the kubelet set
+      // and its kubelet.start)
+      const n = this.stateOf(feeds.nodeOfRecord(r));
+      n.down = r.type === 'kubelet.stop';
+      n.changedMs = r.t;
     });
   }
 
-  /** The instant the current quiet stretch began, or undefined when the scenario is not quiet. */
+  private stateOf(node: NodeView): NodeQuiet {
+    let n = this.nodes.get(node.name);
+    if (n === undefined) {
+      n = { faults: new Set(), down: false, changedMs: this.w.engine.nowMs };
+      this.nodes.set(node.name, n);
+    }
+    return n;
+  }
+
+  /** The instant the cluster's current quiet stretch began (no apiserver fault in force, the
+   *  timeline done), or undefined when it is not quiet: no node is quiet before it. */
   quietSince(t: number): number | undefined {
-    if (this.faults.size > 0 || this.down.size > 0 || t < this.w.lastScheduledMs) return undefined;
+    if (this.faults.size > 0 || t < this.w.lastScheduledMs) return undefined;
     return Math.max(this.changedMs, this.w.lastScheduledMs);
+  }
+
+  /** The instant the node's current quiet stretch began, given the cluster's (quietSince(t)), or
+   *  undefined when a fault is in force on its link or its kubelet is down. */
+  nodeQuietSince(clusterSince: number, node: NodeView): number | undefined {
+    const n = this.stateOf(node);
+    if (n.down || n.faults.size > 0) return undefined;
+    return n.changedMs > clusterSince ? n.changedMs : clusterSince;
   }
 
   /** 2 × the node's syncPeriod. */
@@ -156,7 +190,12 @@ export class StatusConverges extends LivenessChecker {
       const e = this.entries.get(key);
       if (e === undefined || this.hasReported(key) || this.judgedAt.get(key) === t) continue;
       const node = e.node;
-      let dueMs = Math.max(e.setMs, since) + this.quiet.settleOf(node);
+      const nodeSince = this.quiet.nodeQuietSince(since, node);
+      if (nodeSince === undefined) {
+        this.push(t + this.quiet.settleOf(node), key); // its node is not quiet: look again later
+        continue;
+      }
+      let dueMs = Math.max(e.setMs, nodeSince) + this.quiet.settleOf(node);
       // A mirror pod the kubelet failed to create is tried again on the static pod's next sync:
       // its worker's resync (SyncFrequency), picked up by the next tick of the sync loop.
       if (node.runtime !== null && this.lacksMirror(e.uid, node)) dueMs += DEFAULT_NODE_TUNING.resyncIntervalMs + DEFAULT_NODE_TUNING.syncTickMs;
@@ -284,7 +323,8 @@ export class DeletionCompletes extends LivenessChecker {
       const graceMs = (d.pod.metadata?.deletionGracePeriodSeconds ?? 0) * 1000;
       const startMs = this.kubeletStartMs.get(on.name) ?? 0;
       const deadlineMs = startMs > d.deadlineMs - graceMs ? Math.max(d.deadlineMs, startMs + graceMs) : d.deadlineMs;
-      if (Math.max(deadlineMs, since) + settle + extra > t) continue;
+      const nodeSince = this.quiet.nodeQuietSince(since, on);
+      if (nodeSince === undefined || Math.max(deadlineMs, nodeSince) + settle + extra > t) continue;
       const key = podKey(d.pod);
       if (this.hasReported(key) || !this.responsible(d.pod, node)) continue;
       this.violation(key, `still in the apiserver ${t - d.deadlineMs}ms after its deletionTimestamp ${d.pod.metadata?.deletionTimestamp} (uid ${uid})`, on);

@@ -20,7 +20,7 @@ import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type NodeReadyCondition }
 import type { Pod, PodCondition } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
-import { TaintEviction } from './taint-eviction.js';
+import { CONTROLLER, TaintEviction } from './taint-eviction.js';
 
 /** scheduler.NodeEvictionPeriod */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -81,7 +81,7 @@ export class NodeLifecycleController {
     }
     // handleDisruption: every node not Ready ⇒ master disruption mode: no taints, no evictions
     if (ready === 0 && names.length > 0) {
-      this.o.tracer.log('info', 'Controller detected that all Nodes are not-Ready. Entering master disruption mode');
+      this.o.tracer.log('info', 'Controller detected that all Nodes are not-Ready. Entering master disruption mode', undefined, CONTROLLER);
       this.toTaint.clear();
       for (const name of names) this.markNodeAsReachable(name);
     }
@@ -117,7 +117,7 @@ export class NodeLifecycleController {
       lastHeartbeatTime: observed.lastHeartbeatTime,
       lastTransitionTime: clock.now(),
     };
-    this.o.tracer.log('V2', `Node ${name} hasn't been updated for ${now - h.probeMs}ms. Last Ready is: ${observed.status}`);
+    this.o.tracer.log('V2', `Node ${name} hasn't been updated for ${now - h.probeMs}ms. Last Ready is: ${observed.status}`, undefined, CONTROLLER);
     apiserver.nodes.setReady(name, current, 'controller');
     return { observed, current };
   }
@@ -183,7 +183,7 @@ export class NodeLifecycleController {
       const ns = pod.metadata?.namespace ?? 'default';
       const podName = pod.metadata?.name ?? '';
       tracer.emit({ type: 'controller.mark-not-ready', actor: 'controller', pod: `${ns}/${podName}`, uid: pod.metadata?.uid ?? '', node: name });
-      tracer.log('V2', 'Updating ready status of pod to false', `${ns}/${podName}`);
+      tracer.log('V2', 'Updating ready status of pod to false', `${ns}/${podName}`, CONTROLLER);
       apiserver.updateStatus(ns, podName, { ...pod.status, conditions: next }, 'controller', { resourceVersion: pod.metadata?.resourceVersion });
     }
   }

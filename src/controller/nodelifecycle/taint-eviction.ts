@@ -14,6 +14,9 @@ import { podKey, type Pod, type PodCondition } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 
+/** The fields of the controllers' log lines: theirs, not the kubelet's (tracer.log's default). */
+export const CONTROLLER: Readonly<Record<string, unknown>> = Object.freeze({ actor: 'controller' });
+
 export interface TaintEvictionOptions {
   engine: Engine;
   clock: VClock;
@@ -68,13 +71,13 @@ export class TaintEviction {
     }
     const now = this.o.engine.nowMs;
     if (!allTolerated) {
-      this.o.tracer.log('V2', 'Not all taints are tolerated after update for pod on node', key);
+      this.o.tracer.log('V2', 'Not all taints are tolerated after update for pod on node', key, CONTROLLER);
       this.schedule(key, now, now);
       return;
     }
     const min = minTolerationMs(used);
     if (min < 0) {
-      this.o.tracer.log('V4', 'Current tolerations for pod tolerate forever, cancelling any scheduled deletion', key);
+      this.o.tracer.log('V4', 'Current tolerations for pod tolerate forever, cancelling any scheduled deletion', key, CONTROLLER);
       this.cancel(key);
       return;
     }
