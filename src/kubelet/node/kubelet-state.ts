@@ -181,6 +181,8 @@ export class KubeletState {
   /** start() has run; stop() has run (the incarnation is dead: every handler returns at once). */
   running = false;
   stopped = false;
+  /** The node shutdown manager's nodeShuttingDownNow: logind announced a shutdown (nodeshutdown.ts). */
+  shuttingDown = false;
 
   /**
    * @param opts.engine     the engine every process runs on

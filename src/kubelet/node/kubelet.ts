@@ -15,6 +15,7 @@ import { staticPodFromManifest } from './mirror.js';
 import { podsDifferSemantically } from './pod-config.js';
 import { deleteContainersInPod, deleteOldContainersInPod } from './pod-container-deletor.js';
 import { pastActiveDeadline } from './active-deadline.js';
+import { admit } from './nodeshutdown.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
 import type { ProbeKind, ProbeResult } from './prober.js';
@@ -110,14 +111,26 @@ export function* containerGCLoop(kl: KubeletState): Proc<void> {
   }
 }
 
-/** HandlePodAdditions for one pod already in the pod manager. */
+/** HandlePodAdditions for one pod already in the pod manager: a pod canAdmitPod refuses is rejected
+ *  (no pod worker, no probes), else handed to its worker. */
 export function podAdded(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
+  // (only a pod no part of the kubelet asked to terminate goes through admission)
+  const refused = kl.workersCurrent?.status(pod.metadata?.uid ?? '')?.isTerminationRequested() ? undefined : admit(kl);
+  if (refused !== undefined) return rejectPod(kl, pod, refused.reason, refused.message);
   trackDeadline(kl, pod);
   dispatch(kl, pod, 'create');
   kl.probeWorkers.addPod(pod);
+}
+
+/** rejectPod: the pod goes to Failed with the refusal's reason, through SetPodStatus. The message's
+ *  prefix is "Pod " before v1.26 ("Pod Pod was rejected as …", transitional) and "Pod was rejected: "
+ *  since (kubernetes#112644, current). The status has no QOS class, so the patch clears qosClass
+ *  (v1.32 keeps it, kubernetes#128083). Not modelled: the Warning event. */
+function rejectPod(kl: KubeletState, pod: Pod, reason: string, message: string): void {
+  kl.sm.setPodStatus(pod, { phase: 'Failed', reason, message: (kl.gen === 'current' ? 'Pod was rejected: ' : 'Pod ') + message });
 }
 
 /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */

@@ -12,10 +12,11 @@
 // Each kill is killPodNow (eviction.ts) with the group's grace (the pod's own when shorter) and a
 // PodStatusFunc: phase Failed unless already Succeeded, reason Terminated, message "Pod was
 // terminated in response to imminent node shutdown.", and (current, PodDisruptionConditions on)
-// DisruptionTarget with reason TerminationByKubelet. Not modelled: the node's Ready condition and
-// the admission of new pods while shutting down (nodeShutdownNotAdmitted), the state file, metrics.
+// DisruptionTarget with reason TerminationByKubelet. From the announcement on, the manager's
+// admit handler (v1.21+, kubernetes#98005) rejects every pod the kubelet is handed (admit, below).
+// Not modelled: the node's Ready condition, the state file, metrics.
 // classic (v1.20, alpha there) hands the bare status {phase Failed, reason, message}, as the eviction
-// manager does.
+// manager does, with v1.20's words: reason Shutdown, message "Node is shutting, evicting pods".
 import { Deferred, type Proc } from '../../engine/index.js';
 import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, type Pod, type PodStatus } from '../../model/pod.js';
 import { DisruptionTarget, gateEnabled } from '../status/types.js';
@@ -24,6 +25,21 @@ import type { KubeletState } from './kubelet-state.js';
 
 export const NODE_SHUTDOWN_REASON = 'Terminated';
 export const NODE_SHUTDOWN_MESSAGE = 'Pod was terminated in response to imminent node shutdown.';
+/** v1.20 and v1.21's NodeShutdownReason / NodeShutdownMessage: renamed to the two above in v1.22
+ *  (kubernetes#102840, for #102820: "Shutdown" read as a shutdown still in progress). */
+export const NODE_SHUTDOWN_REASON_V120 = 'Shutdown';
+export const NODE_SHUTDOWN_MESSAGE_V120 = 'Node is shutting, evicting pods';
+
+/** nodeShutdownNotAdmittedReason / nodeShutdownNotAdmittedMessage (v1.22+, #102840). */
+export const NODE_SHUTDOWN_NOT_ADMITTED_REASON = 'NodeShutdown';
+export const NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE = 'Pod was rejected as the node is shutting down.';
+
+/** The shutdown manager's Admit (a PodAdmitHandler of canAdmitPod): while the node is shutting down
+ *  every pod is refused, with its reason and message. classic (v1.20) has no admit handler. */
+export function admit(kl: KubeletState): { reason: string; message: string } | undefined {
+  if (kl.gen === 'classic' || !kl.shuttingDown) return undefined;
+  return { reason: NODE_SHUTDOWN_NOT_ADMITTED_REASON, message: NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE };
+}
 
 export interface ShutdownConfig {
   /** shutdownGracePeriod (s) */
@@ -83,7 +99,7 @@ export function activePods(kl: KubeletState): Pod[] {
 /** The shutdown's PodStatusFunc. */
 function shutdownStatus(kl: KubeletState): (s: PodStatus) => PodStatus {
   // v1.20: the bare status {phase Failed, message, reason}, as the eviction manager's (eviction.ts)
-  if (kl.gen === 'classic') return () => ({ phase: 'Failed', message: NODE_SHUTDOWN_MESSAGE, reason: NODE_SHUTDOWN_REASON });
+  if (kl.gen === 'classic') return () => ({ phase: 'Failed', message: NODE_SHUTDOWN_MESSAGE_V120, reason: NODE_SHUTDOWN_REASON_V120 });
   return (status) => {
     const s: PodStatus = { ...status, phase: status.phase === 'Succeeded' ? 'Succeeded' : 'Failed', message: NODE_SHUTDOWN_MESSAGE, reason: NODE_SHUTDOWN_REASON };
     if (kl.gen === 'current' && gateEnabled(kl.gen, kl.gates, 'PodDisruptionConditions')) {
@@ -121,6 +137,7 @@ export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () 
       powerOff();
     });
   };
+  kl.shuttingDown = true; // nodeShuttingDownNow = isShuttingDown
   kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'begin', gracePeriodSeconds: c.gracePeriodSeconds, criticalPodsGracePeriodSeconds: c.criticalPodsGracePeriodSeconds });
   // logind: InhibitDelayMaxSec (= shutdownGracePeriod) after PrepareForShutdown (an engine timer:
   // logind is not the kubelet, and the kubelet's stop does not cancel it)
