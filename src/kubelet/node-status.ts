@@ -1,11 +1,14 @@
 // pkg/kubelet/kubelet_node_status.go: the kubelet's node status, reduced to the Ready condition.
 // Every nodeStatusUpdateFrequency (10 s) updateNodeStatus tries up to nodeStatusUpdateRetry (5)
-// times: GET the node, run the Ready setter (True, KubeletReady, "kubelet is posting ready
-// status"), and PATCH it only when the status changed (ignoring heartbeat times:
-// nodeStatusHasChanged) or nodeStatusReportFrequency (5 min) has passed since the last report.
-// A node the controller marked Unknown is thus marked Ready again within 10 s of the link coming
-// back. Both requests go through the heartbeat client (not rate limited).
-import type { Proc } from '../engine/index.js';
+// times: GET the node, run the Ready setter (nodestatus.ReadyCondition: True, KubeletReady,
+// "kubelet is posting ready status"; False, KubeletNotReady with the errors as the message when a
+// check fails — here the node shutdown manager's ShutdownStatus, "node is shutting down"), and
+// PATCH it only when the status changed (ignoring heartbeat times: nodeStatusHasChanged) or
+// nodeStatusReportFrequency (5 min) has passed since the last report. A node the controller marked
+// Unknown is thus marked Ready again within 10 s of the link coming back. Both requests go
+// through the heartbeat client (not rate limited). syncNodeStatus holds syncNodeStatusMux: the
+// shutdown manager's own call (v1.21+) waits for a periodic one in flight, and the other way round.
+import type { Channel, Proc } from '../engine/index.js';
 import type { NodeClient, NodeReadyCondition } from '../model/node.js';
 import type { VClock } from '../model/time.js';
 import type { Tracer } from '../model/trace.js';
@@ -21,31 +24,54 @@ export interface NodeStatusOptions {
   tracer: Tracer;
   nodeName: string;
   updateFrequencyMs: number;
+  /** The node shutdown manager's ShutdownStatus: its error's text while the node shuts down. */
+  shutdownStatus?: () => string | undefined;
+  /** syncNodeStatusMux: a channel of capacity 1, full while a sync runs. */
+  mutex: Channel<void>;
+  /** lastStatusReportTime (virtual ms), shared by every sync of the incarnation. */
+  lastReportMs?: number;
 }
 
-/** The Ready condition the kubelet posts (setters.ReadyCondition with every check passing). */
-export function kubeletReady(now: string, prev: NodeReadyCondition | undefined): NodeReadyCondition {
+/** nodestatus.ReadyCondition: True when every check passes, else False with the errors; the
+ *  transition time moves only when the status does. */
+export function readyCondition(now: string, prev: NodeReadyCondition | undefined, errs: readonly string[]): NodeReadyCondition {
+  const ready = errs.length === 0;
+  const status = ready ? 'True' : 'False';
   return {
-    status: 'True',
-    reason: 'KubeletReady',
-    message: 'kubelet is posting ready status',
+    status,
+    reason: ready ? 'KubeletReady' : 'KubeletNotReady',
+    // errors.NewAggregate: one error's text, several as "[a, b]"
+    message: ready ? 'kubelet is posting ready status' : errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`,
     lastHeartbeatTime: now,
-    lastTransitionTime: prev !== undefined && prev.status === 'True' ? prev.lastTransitionTime : now,
+    lastTransitionTime: prev !== undefined && prev.status === status ? prev.lastTransitionTime : now,
   };
+}
+
+/** The Ready condition the kubelet posts with every check passing. */
+export function kubeletReady(now: string, prev: NodeReadyCondition | undefined): NodeReadyCondition {
+  return readyCondition(now, prev, []);
 }
 
 /** syncNodeStatus on its ticker, forever. */
 export function* nodeStatusLoop(o: NodeStatusOptions): Proc<void> {
-  let lastReportMs: number | undefined;
   for (;;) {
     yield o.updateFrequencyMs;
-    const reported = yield* updateNodeStatus(o, lastReportMs);
-    if (reported) lastReportMs = o.clock.nowMs;
+    yield* syncNodeStatus(o);
+  }
+}
+
+/** syncNodeStatus: updateNodeStatus under syncNodeStatusMux. */
+export function* syncNodeStatus(o: NodeStatusOptions): Proc<void> {
+  yield* o.mutex.send(undefined);
+  try {
+    if (yield* updateNodeStatus(o)) o.lastReportMs = o.clock.nowMs;
+  } finally {
+    o.mutex.tryRecv();
   }
 }
 
 /** updateNodeStatus → tryUpdateNodeStatus, up to five tries; whether a status was reported. */
-function* updateNodeStatus(o: NodeStatusOptions, lastReportMs: number | undefined): Proc<boolean> {
+function* updateNodeStatus(o: NodeStatusOptions): Proc<boolean> {
   for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) {
     const got = yield* o.client.getNode(o.nodeName);
     if (!got.ok) {
@@ -53,9 +79,11 @@ function* updateNodeStatus(o: NodeStatusOptions, lastReportMs: number | undefine
       continue;
     }
     const prev = got.value.ready;
-    const changed = prev.status !== 'True' || prev.reason !== 'KubeletReady';
-    if (!changed && lastReportMs !== undefined && o.clock.nowMs < lastReportMs + NODE_STATUS_REPORT_FREQUENCY_MS) return false;
-    const r = yield* o.client.patchNodeReady(o.nodeName, kubeletReady(o.clock.now(), prev));
+    const err = o.shutdownStatus?.();
+    const next = readyCondition(o.clock.now(), prev, err === undefined ? [] : [err]);
+    const changed = next.status !== prev.status || next.reason !== prev.reason || next.message !== prev.message || next.lastTransitionTime !== prev.lastTransitionTime;
+    if (!changed && o.lastReportMs !== undefined && o.clock.nowMs < o.lastReportMs + NODE_STATUS_REPORT_FREQUENCY_MS) return false;
+    const r = yield* o.client.patchNodeReady(o.nodeName, next);
     if (r.ok) return true;
     o.tracer.log('error', `Error updating node status, will retry: ${r.message}`);
   }

@@ -100,7 +100,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   }
   h.tracer.emit({ type: 'kubelet.start', actor: 'kubelet', incarnation: n, variant: h.variant });
   statusManager.start();
-  if (h.scenario.nodeLifecycle) incarnation.heartbeats = startHeartbeats(h, h.scenario.nodeLifecycle, group);
+  if (h.scenario.nodeLifecycle) incarnation.heartbeats = startHeartbeats(h, h.scenario.nodeLifecycle, group, incarnation.node);
   if (incarnation.node) {
     incarnation.node.start();
     for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);

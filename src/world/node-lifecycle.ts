@@ -2,11 +2,12 @@
 // before the kubelets start, the cluster's other (healthy, simulated-free) nodes beside them, and the node lifecycle
 // controller runs in the control plane; each kubelet incarnation runs its heartbeats (the Lease
 // controller and the node status loop) over the network through a heartbeat client of its own.
-import type { Engine, Process } from '../engine/index.js';
+import { Channel, type Engine, type Process } from '../engine/index.js';
 import type { ApiServer } from '../apiserver/index.js';
 import { NodeLifecycleController } from '../controller/nodelifecycle/node-lifecycle-controller.js';
 import { leaseController } from '../kubelet/nodelease/controller.js';
-import { nodeStatusLoop } from '../kubelet/node-status.js';
+import { nodeStatusLoop, syncNodeStatus, type NodeStatusOptions } from '../kubelet/node-status.js';
+import type { Node } from '../kubelet/node/index.js';
 import { NetworkClient, type Network } from '../network/index.js';
 import type { VClock } from '../model/time.js';
 import type { Tracer } from '../model/trace.js';
@@ -42,13 +43,26 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
   return c;
 }
 
-/** The heartbeats of one kubelet incarnation (killed with its group). */
-export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string): Process[] {
+/** The heartbeats of one kubelet incarnation (killed with its group). With a simulated node, its
+ *  shutdown manager's state is the Ready setter's ShutdownStatus, and its own syncNodeStatus call
+ *  (v1.21+) runs in a process of the incarnation, added to the list it returns. */
+export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string, node: Node | null): Process[] {
   // the heartbeat client: rate limiting disabled (QPS -1)
   const nodeName = h.config.nodeName;
   const client = new NetworkClient(h.network, group, { qps: 0, user: `system:node:${nodeName}` });
-  return [
+  const status: NodeStatusOptions = {
+    client,
+    clock: h.clock,
+    tracer: h.tracer,
+    nodeName,
+    updateFrequencyMs: nl.nodeStatusUpdateFrequencyMs,
+    shutdownStatus: node === null ? undefined : () => node.shutdownStatus(),
+    mutex: new Channel<void>(h.engine, 1, `${group}/syncNodeStatusMux`),
+  };
+  const procs = [
     h.engine.spawn(`${group}/node-lease`, leaseController({ client, nodeName, renewIntervalMs: nl.leaseDurationMs / 4, rng: h.engine.rng.fork(`${group}/lease`), tracer: h.tracer }), group),
-    h.engine.spawn(`${group}/node-status`, nodeStatusLoop({ client, clock: h.clock, tracer: h.tracer, nodeName, updateFrequencyMs: nl.nodeStatusUpdateFrequencyMs }), group),
+    h.engine.spawn(`${group}/node-status`, nodeStatusLoop(status), group),
   ];
+  node?.onSyncNodeStatus(() => procs.push(h.engine.spawn(`${group}/node-status-sync`, syncNodeStatus(status), group)));
+  return procs;
 }

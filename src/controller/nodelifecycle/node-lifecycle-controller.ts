@@ -8,8 +8,12 @@
 //    the Ready condition of every pod on the node to False through UpdateStatus — a second writer of
 //    a condition the kubelet owns;
 //  - processTaintBaseEviction, with the Ready condition observed before this pass: Unknown queues the
-//    node for the `node.kubernetes.io/unreachable:NoExecute` taint (doNoExecuteTaintingPass, every
-//    nodeEvictionPeriod = 100 ms); True removes the NoExecute taints (markNodeAsReachable);
+//    node for the `node.kubernetes.io/unreachable:NoExecute` taint and False (a kubelet posting
+//    NotReady: a graceful shutdown) for `node.kubernetes.io/not-ready:NoExecute`
+//    (doNoExecuteTaintingPass, every nodeEvictionPeriod = 100 ms; the two exclude each other and
+//    one is swapped for the other at once); True removes the NoExecute taints (markNodeAsReachable).
+//    A kubelet's own NotReady marks no pod NotReady: MarkPodsNotReady follows the controller's own
+//    change of a Ready node to Unknown only;
 //  - handleDisruption: when every node is not Ready ("master disruption mode") the controller stops
 //    tainting and takes the taints off every node, so a one-node cluster never evicts.
 // The taint eviction controller (taint-eviction.ts) evicts the pods the taints ask it to.
@@ -122,18 +126,27 @@ export class NodeLifecycleController {
     return { observed, current };
   }
 
-  /** processTaintBaseEviction (taint-based evictions, always on since v1.18) */
+  /** processTaintBaseEviction (taint-based evictions, always on since v1.18), on the Ready
+   *  condition observed before this pass: False (the kubelet's own NotReady) asks for the not-ready
+   *  taint, Unknown for the unreachable one — swapped at once when the other one is on, else queued
+   *  for the tainter (markNodeForTainting); True takes them off (markNodeAsReachable). */
   private processTaintBaseEviction(name: string, observed: NodeReadyCondition): void {
-    if (observed.status === 'Unknown') {
-      this.toTaint.add(name);
-      this.armTainter();
-    } else if (observed.status === 'True') {
+    if (observed.status === 'True') {
       this.toTaint.delete(name);
       this.markNodeAsReachable(name);
+      return;
+    }
+    const [add, opposite] = noExecuteTaintFor(observed.status);
+    if (this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === opposite && t.effect === 'NoExecute')) this.swapTaint(name, add, opposite);
+    else {
+      this.toTaint.add(name);
+      this.armTainter();
     }
   }
 
-  /** doNoExecuteTaintingPass runs every nodeEvictionPeriod: the next one taints what is queued. */
+  /** doNoExecuteTaintingPass runs every nodeEvictionPeriod: the next one taints what is queued,
+   *  as the node's Ready condition is then (not-ready for False, unreachable for Unknown; a node
+   *  Ready again is left alone). */
   private armTainter(): void {
     if (this.tainterArmed) return;
     this.tainterArmed = true;
@@ -142,13 +155,20 @@ export class NodeLifecycleController {
       this.tainterArmed = false;
       for (const name of [...this.toTaint].sort()) {
         this.toTaint.delete(name);
-        const nodes = this.o.apiserver.nodes;
-        if (nodes.node(name)?.ready.status !== 'Unknown') continue;
-        const swapped = nodes.removeTaint(name, TAINT_NODE_NOT_READY, 'NoExecute', 'controller');
-        const added = nodes.addTaint(name, { key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' }, 'controller') !== undefined;
-        if (swapped || added) this.taintsChanged(name);
+        const status = this.o.apiserver.nodes.node(name)?.ready.status;
+        if (status !== 'False' && status !== 'Unknown') continue;
+        const [add, opposite] = noExecuteTaintFor(status);
+        this.swapTaint(name, add, opposite);
       }
     });
+  }
+
+  /** SwapNodeControllerTaint: add the one NoExecute taint, then take the opposite one off. */
+  private swapTaint(name: string, add: string, opposite: string): void {
+    const nodes = this.o.apiserver.nodes;
+    const added = nodes.addTaint(name, { key: add, effect: 'NoExecute' }, 'controller') !== undefined;
+    const removed = nodes.removeTaint(name, opposite, 'NoExecute', 'controller');
+    if (added || removed) this.taintsChanged(name);
   }
 
   /** markNodeAsReachable: the NoExecute taints come off. */
@@ -187,4 +207,10 @@ export class NodeLifecycleController {
       apiserver.updateStatus(ns, podName, { ...pod.status, conditions: next }, 'controller', { resourceVersion: pod.metadata?.resourceVersion });
     }
   }
+}
+
+/** The NoExecute taint a not-Ready node gets, and the one it excludes: "we make unreachable and
+ *  not ready taints mutually exclusive" (NotReadyTaintTemplate / UnreachableTaintTemplate). */
+function noExecuteTaintFor(status: 'False' | 'Unknown'): [add: string, opposite: string] {
+  return status === 'False' ? [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE] : [TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY];
 }

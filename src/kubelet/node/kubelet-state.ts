@@ -183,6 +183,8 @@ export class KubeletState {
   stopped = false;
   /** The node shutdown manager's nodeShuttingDownNow: logind announced a shutdown (nodeshutdown.ts). */
   shuttingDown = false;
+  /** kl.syncNodeStatus, when the node lifecycle runs (its heartbeats set it). */
+  syncNodeStatus: (() => void) | null = null;
 
   /**
    * @param opts.engine     the engine every process runs on

@@ -35,7 +35,7 @@ import type { Pod, PodStatus, UID } from '../../model/pod.js';
 import type { StatusFeatureGates } from '../status/types.js';
 import type { Backoff } from './backoff.js';
 import { evictPod, type EvictionRequest } from './eviction.js';
-import { startShutdown, type ShutdownConfig } from './nodeshutdown.js';
+import { NODE_SHUTTING_DOWN, startShutdown, type ShutdownConfig } from './nodeshutdown.js';
 import { getPods } from './kubelet-getters.js';
 import { addStaticPod, onPlegEvents, podAdded, podRemoved, podUpdated, probeResult, probeUpdate, start, stop } from './kubelet.js';
 import { generateAPIPodStatus, handlePodCleanups, podResourcesAreReclaimed, couldHaveRunningContainers } from './kubelet-pods.js';
@@ -210,6 +210,16 @@ export class Node implements PodSyncer {
    *  powerOff runs when its inhibitor lock is released or logind's delay is over. */
   shutdown(c: ShutdownConfig, powerOff: () => void): void {
     startShutdown(this.kl, c, powerOff);
+  }
+
+  /** The shutdown manager's ShutdownStatus: "node is shutting down" once logind announced it. */
+  shutdownStatus(): string | undefined {
+    return this.kl.shuttingDown ? NODE_SHUTTING_DOWN : undefined;
+  }
+
+  /** The kubelet's syncNodeStatus, for its shutdown manager to call (set with the heartbeats). */
+  onSyncNodeStatus(fn: () => void): void {
+    this.kl.syncNodeStatus = fn;
   }
 
   /** The liveness probe of the running container now reports value. */

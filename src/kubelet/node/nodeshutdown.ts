@@ -14,7 +14,9 @@
 // terminated in response to imminent node shutdown.", and (current, PodDisruptionConditions on)
 // DisruptionTarget with reason TerminationByKubelet. From the announcement on, the manager's
 // admit handler (v1.21+, kubernetes#98005) rejects every pod the kubelet is handed (admit, below).
-// Not modelled: the node's Ready condition, the state file, metrics.
+// With spec.nodeLifecycle the kubelet's Ready setter reads the manager's ShutdownStatus: the node
+// is posted Ready=False, KubeletNotReady, "node is shutting down" (v1.21+ at once: the manager calls
+// syncNodeStatus; v1.20 at the next periodic update). Not modelled: the state file, metrics.
 // classic (v1.20, alpha there) hands the bare status {phase Failed, reason, message}, as the eviction
 // manager does, with v1.20's words: reason Shutdown, message "Node is shutting, evicting pods".
 import { Deferred, type Proc } from '../../engine/index.js';
@@ -29,6 +31,9 @@ export const NODE_SHUTDOWN_MESSAGE = 'Pod was terminated in response to imminent
  *  (kubernetes#102840, for #102820: "Shutdown" read as a shutdown still in progress). */
 export const NODE_SHUTDOWN_REASON_V120 = 'Shutdown';
 export const NODE_SHUTDOWN_MESSAGE_V120 = 'Node is shutting, evicting pods';
+
+/** ShutdownStatus's error while the node shuts down (the Ready condition's message). */
+export const NODE_SHUTTING_DOWN = 'node is shutting down';
 
 /** nodeShutdownNotAdmittedReason / nodeShutdownNotAdmittedMessage (v1.22+, #102840). */
 export const NODE_SHUTDOWN_NOT_ADMITTED_REASON = 'NodeShutdown';
@@ -138,6 +143,8 @@ export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () 
     });
   };
   kl.shuttingDown = true; // nodeShuttingDownNow = isShuttingDown
+  // v1.21+ (#98005): `go m.syncNodeStatus()`, the node goes NotReady now (v1.20: at its next update)
+  if (kl.gen !== 'classic') kl.syncNodeStatus?.();
   kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'begin', gracePeriodSeconds: c.gracePeriodSeconds, criticalPodsGracePeriodSeconds: c.criticalPodsGracePeriodSeconds });
   // logind: InhibitDelayMaxSec (= shutdownGracePeriod) after PrepareForShutdown (an engine timer:
   // logind is not the kubelet, and the kubelet's stop does not cancel it)
