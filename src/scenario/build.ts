@@ -188,6 +188,10 @@ function nodeLifecycleConfig(n: NonNullable<NonNullable<RawScenario['spec']>['no
     leaseDurationMs: n.leaseDuration ?? 40_000,
     nodeStatusUpdateFrequencyMs: n.nodeStatusUpdateFrequency ?? 10_000,
     healthyNodes: n.healthyNodes ?? 2,
+    nodeEvictionRate: n.nodeEvictionRate ?? 0.1,
+    secondaryNodeEvictionRate: n.secondaryNodeEvictionRate ?? 0.01,
+    largeClusterSizeThreshold: n.largeClusterSizeThreshold ?? 50,
+    unhealthyZoneThreshold: n.unhealthyZoneThreshold ?? 0.55,
   };
 }
 

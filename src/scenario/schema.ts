@@ -355,6 +355,10 @@ export const specSchema = z.strictObject({
       leaseDuration: positiveDuration.optional(),
       nodeStatusUpdateFrequency: positiveDuration.optional(),
       healthyNodes: z.int().min(0).max(1000).optional(),
+      nodeEvictionRate: z.number().min(0).max(1000).optional().meta({ description: '--node-eviction-rate: nodes tainted per second in a healthy zone (default 0.1)' }),
+      secondaryNodeEvictionRate: z.number().min(0).max(1000).optional().meta({ description: '--secondary-node-eviction-rate: per second in a partially disrupted zone of more than largeClusterSizeThreshold nodes (default 0.01)' }),
+      largeClusterSizeThreshold: z.int().min(0).max(100000).optional().meta({ description: '--large-cluster-size-threshold: a partially disrupted zone of at most this many nodes taints none (default 50)' }),
+      unhealthyZoneThreshold: z.number().min(0).max(1).optional().meta({ description: '--unhealthy-zone-threshold: the share of not-Ready nodes (more than 2) that makes a zone partially disrupted (default 0.55)' }),
     })
     .nullish()
     .meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),

@@ -264,6 +264,14 @@ export interface NodeLifecycleConfig {
   nodeStatusUpdateFrequencyMs: number;
   /** the cluster's other nodes, always Ready, without pods: 2 */
   healthyNodes: number;
+  /** --node-eviction-rate: 0.1 nodes/s (the tainter's rate in a healthy zone) */
+  nodeEvictionRate: number;
+  /** --secondary-node-eviction-rate: 0.01 nodes/s (a partially disrupted large zone) */
+  secondaryNodeEvictionRate: number;
+  /** --large-cluster-size-threshold: 50 */
+  largeClusterSizeThreshold: number;
+  /** --unhealthy-zone-threshold: 0.55 */
+  unhealthyZoneThreshold: number;
 }
 
 /** One node of spec.nodes: its name and its kubelet (spec.kubelet's settings under its own). */

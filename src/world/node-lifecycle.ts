@@ -37,6 +37,7 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
     nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
     nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
     healthyNodes,
+    evictionRates: { nodeEvictionRate: nl.nodeEvictionRate, secondaryNodeEvictionRate: nl.secondaryNodeEvictionRate, largeClusterSizeThreshold: nl.largeClusterSizeThreshold, unhealthyZoneThreshold: nl.unhealthyZoneThreshold },
     disruptionConditions: h.config.featureGates.PodDisruptionConditions,
   });
   c.start();

@@ -14,17 +14,27 @@
 //    one is swapped for the other at once); True removes the NoExecute taints (markNodeAsReachable).
 //    A kubelet's own NotReady marks no pod NotReady: MarkPodsNotReady follows the controller's own
 //    change of a Ready node to Unknown only;
-//  - handleDisruption: when every node is not Ready ("master disruption mode") the controller stops
-//    tainting and takes the taints off every node, so a one-node cluster never evicts.
+//  - the tainter is the zone's RateLimitedTimedQueue (rate-limited-queue.ts): --node-eviction-rate
+//    0.1 nodes/s, burst 1;
+//  - handleDisruption, on the zone's state (ComputeZoneState; kss nodes carry no zone label, so the
+//    cluster is one zone): Normal taints at the eviction rate; PartialDisruption (more than two
+//    nodes not Ready, at least --unhealthy-zone-threshold 0.55 of them) at the secondary rate
+//    (0.01) in a zone of more than --large-cluster-size-threshold (50) nodes, else not at all;
+//    when every node is not Ready ("master disruption mode") the controller stops tainting and
+//    takes the taints off every node, so a one-node cluster never evicts; leaving it, every node
+//    gets a fresh grace period.
+//  A node whose Unknown the apiserver refuses (down) is skipped for the pass: not counted, no pod
+//  marked or evicted ("Update health of Node from Controller error, Skipping").
 // The taint eviction controller (taint-eviction.ts) evicts the pods the taints ask it to.
 // Nodes other than the simulated one are `healthyNodes` that always heartbeat (no pods).
-import type { Engine, Process, Proc } from '../../engine/index.js';
+import type { Engine, Process, Proc, Timer } from '../../engine/index.js';
 import type { ApiServer } from '../../apiserver/index.js';
-import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type NodeReadyCondition } from '../../model/node.js';
+import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type ConditionStatus, type NodeReadyCondition } from '../../model/node.js';
 import type { Pod, PodCondition } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import { CONTROLLER, TaintEviction } from './taint-eviction.js';
+import { RateLimitedTimedQueue } from './rate-limited-queue.js';
 
 /** scheduler.NodeEvictionPeriod */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -39,7 +49,21 @@ export interface NodeLifecycleOptions {
   /** Names of the other nodes of the cluster: always Ready, no pods. */
   healthyNodes: readonly string[];
   disruptionConditions: boolean;
+  evictionRates: EvictionRates;
 }
+
+/** The tainter's rates: kube-controller-manager's --node-eviction-rate (0.1),
+ *  --secondary-node-eviction-rate (0.01), --large-cluster-size-threshold (50) and
+ *  --unhealthy-zone-threshold (0.55). */
+export interface EvictionRates {
+  nodeEvictionRate: number;
+  secondaryNodeEvictionRate: number;
+  largeClusterSizeThreshold: number;
+  unhealthyZoneThreshold: number;
+}
+
+/** ZoneState (the kss nodes carry no zone label: the cluster is one zone). */
+type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
 interface NodeHealth {
   probeMs: number;
@@ -49,12 +73,17 @@ interface NodeHealth {
 
 export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
-  /** zoneNoExecuteTainter: nodes waiting for the unreachable taint. */
-  private readonly toTaint = new Set<string>();
-  private tainterArmed = false;
+  /** zoneNoExecuteTainter: nodes waiting for their NoExecute taint, behind the zone's limiter. */
+  private readonly tainter: RateLimitedTimedQueue;
+  /** The tainter pass scheduled (doNoExecuteTaintingPass; only when it can act) and its instant. */
+  private tainterTimer: Timer | null = null;
+  private tainterAtMs = -1;
+  /** zoneStates[""]; undefined: a zone no node was counted in (forgotten until seen again). */
+  private zoneState: ZoneState | undefined;
   private readonly eviction: TaintEviction;
 
   constructor(private readonly o: NodeLifecycleOptions) {
+    this.tainter = new RateLimitedTimedQueue(o.evictionRates.nodeEvictionRate);
     this.eviction = new TaintEviction({ engine: o.engine, clock: o.clock, apiserver: o.apiserver, tracer: o.tracer, disruptionConditions: o.disruptionConditions });
     const now = o.clock.now();
     for (const name of o.healthyNodes) o.apiserver.nodes.register(name, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
@@ -71,24 +100,74 @@ export class NodeLifecycleController {
     }
   }
 
-  /** monitorNodeHealth */
+  /** monitorNodeHealth: each node's health, its taints and pods; then the zone's state. A node
+   *  whose health update fails is skipped ("no pods will be evicted") and not counted. */
   private monitorNodeHealth(): void {
-    const nodes = this.o.apiserver.nodes;
-    let ready = 0;
-    const names = nodes.names();
+    const names = this.o.apiserver.nodes.names();
+    const zone: ConditionStatus[] = [];
     for (const name of names) {
       if (this.o.healthyNodes.includes(name)) this.heartbeatHealthy(name);
-      const { observed, current } = this.tryUpdateNodeHealth(name);
-      if (current.status === 'True') ready++;
+      const health = this.tryUpdateNodeHealth(name);
+      if (health === undefined) continue;
+      const { observed, current } = health;
+      zone.push(current.status);
       this.processTaintBaseEviction(name, observed);
       if (current.status !== 'True' && observed.status === 'True') this.markPodsNotReady(name);
     }
-    // handleDisruption: every node not Ready ⇒ master disruption mode: no taints, no evictions
-    if (ready === 0 && names.length > 0) {
-      this.o.tracer.log('info', 'Controller detected that all Nodes are not-Ready. Entering master disruption mode', undefined, CONTROLLER);
-      this.toTaint.clear();
-      for (const name of names) this.markNodeAsReachable(name);
+    this.handleDisruption(zone, names);
+  }
+
+  /** ComputeZoneState: FullDisruption with no node Ready, PartialDisruption with more than two
+   *  not Ready and at least unhealthyZoneThreshold of them, else Normal. */
+  private computeZoneState(zone: readonly ConditionStatus[]): ZoneState {
+    const ready = zone.filter((c) => c === 'True').length;
+    const notReady = zone.length - ready;
+    if (ready === 0 && notReady > 0) return 'FullDisruption';
+    if (notReady > 2 && notReady / zone.length >= this.o.evictionRates.unhealthyZoneThreshold) return 'PartialDisruption';
+    return 'Normal';
+  }
+
+  /** handleDisruption for the one zone: entering full disruption ("master disruption mode") takes
+   *  the taints off every node and stops the tainter; leaving it gives every node a fresh grace
+   *  (probe time now) and the new state's rate; any other change of state sets its rate. */
+  private handleDisruption(zone: readonly ConditionStatus[], names: readonly string[]): void {
+    if (zone.length === 0) {
+      this.zoneState = undefined;
+      return;
     }
+    const log = (msg: string, fields?: Record<string, unknown>) => this.o.tracer.log('info', msg, undefined, { ...fields, ...CONTROLLER });
+    if (this.zoneState === undefined) this.zoneState = 'Initial'; // (Setting initial state for unseen zone)
+    const next = this.computeZoneState(zone);
+    const allAre = next === 'FullDisruption';
+    const allWere = this.zoneState === 'FullDisruption';
+    if (allAre && allWere) return;
+    const now = this.o.engine.nowMs;
+    if (allAre) {
+      log('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
+      for (const name of names) this.markNodeAsReachable(name);
+      this.tainter.swapLimiter(0, now);
+    } else if (allWere) {
+      log('Controller detected that some Nodes are Ready. Exiting master disruption mode');
+      for (const name of names) {
+        const h = this.health.get(name);
+        if (h !== undefined) h.probeMs = now;
+      }
+      this.setLimiterInZone(zone.length, next);
+    } else if (this.zoneState !== next) {
+      log('Controller detected that zone is now in new state', { zone: '', newState: next });
+      this.setLimiterInZone(zone.length, next);
+    }
+    this.zoneState = next;
+    this.armTainter();
+  }
+
+  /** setLimiterInZone: Normal and FullDisruption (HealthyQPSFunc) at nodeEvictionRate;
+   *  PartialDisruption (ReducedQPSFunc) at secondaryNodeEvictionRate above
+   *  largeClusterSizeThreshold nodes, else 0. */
+  private setLimiterInZone(zoneSize: number, state: ZoneState): void {
+    const r = this.o.evictionRates;
+    const qps = state === 'PartialDisruption' ? (zoneSize > r.largeClusterSizeThreshold ? r.secondaryNodeEvictionRate : 0) : r.nodeEvictionRate;
+    this.tainter.swapLimiter(qps, this.o.engine.nowMs);
   }
 
   /** The other nodes' kubelets post their heartbeats (not simulated: always on time). */
@@ -98,8 +177,9 @@ export class NodeLifecycleController {
     nodes.setReady(name, { ...n.ready, lastHeartbeatTime: this.o.clock.now() }, 'kubelet');
   }
 
-  /** tryUpdateNodeHealth: the Ready condition observed before this pass and the one after. */
-  private tryUpdateNodeHealth(name: string): { observed: NodeReadyCondition; current: NodeReadyCondition } {
+  /** tryUpdateNodeHealth: the Ready condition observed before this pass and the one after;
+   *  undefined when writing Unknown failed (the apiserver is down). */
+  private tryUpdateNodeHealth(name: string): { observed: NodeReadyCondition; current: NodeReadyCondition } | undefined {
     const { apiserver, clock, nodeMonitorGracePeriodMs } = this.o;
     const node = apiserver.nodes.node(name)!;
     const observed = node.ready;
@@ -122,7 +202,10 @@ export class NodeLifecycleController {
       lastTransitionTime: clock.now(),
     };
     this.o.tracer.log('V2', `Node ${name} hasn't been updated for ${now - h.probeMs}ms. Last Ready is: ${observed.status}`, undefined, CONTROLLER);
-    apiserver.nodes.setReady(name, current, 'controller');
+    if (!apiserver.nodes.setReady(name, current, 'controller').ok) {
+      this.o.tracer.log('error', 'Update health of Node from Controller error, Skipping - no pods will be evicted', undefined, { node: name, ...CONTROLLER });
+      return undefined;
+    }
     return { observed, current };
   }
 
@@ -132,48 +215,61 @@ export class NodeLifecycleController {
    *  for the tainter (markNodeForTainting); True takes them off (markNodeAsReachable). */
   private processTaintBaseEviction(name: string, observed: NodeReadyCondition): void {
     if (observed.status === 'True') {
-      this.toTaint.delete(name);
       this.markNodeAsReachable(name);
       return;
     }
     const [add, opposite] = noExecuteTaintFor(observed.status);
     if (this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === opposite && t.effect === 'NoExecute')) this.swapTaint(name, add, opposite);
-    else {
-      this.toTaint.add(name);
-      this.armTainter();
-    }
+    else if (this.markNodeForTainting(name, add)) this.armTainter();
   }
 
-  /** doNoExecuteTaintingPass runs every nodeEvictionPeriod: the next one taints what is queued,
-   *  as the node's Ready condition is then (not-ready for False, unreachable for Unknown; a node
-   *  Ready again is left alone). */
+  /** markNodeForTainting: queue the node (again, behind the others, when its taint is not on). */
+  private markNodeForTainting(name: string, taint: string): boolean {
+    if (!this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === taint && t.effect === 'NoExecute')) this.tainter.remove(name);
+    return this.tainter.add(name, this.o.engine.nowMs);
+  }
+
+  /** doNoExecuteTaintingPass runs every nodeEvictionPeriod; only the passes that can act are
+   *  scheduled (the first one at or after the limiter's next token, when a node is queued). Each
+   *  taints a queued node as its Ready condition is then (not-ready for False, unreachable for
+   *  Unknown; a node gone or Ready again is dropped); a write the apiserver refuses is tried again. */
   private armTainter(): void {
-    if (this.tainterArmed) return;
-    this.tainterArmed = true;
+    const t = this.tainter.nextTryMs();
+    if (t === undefined) return;
     const now = this.o.engine.nowMs;
-    this.o.engine.at(now - (now % NODE_EVICTION_PERIOD_MS) + NODE_EVICTION_PERIOD_MS, () => {
-      this.tainterArmed = false;
-      for (const name of [...this.toTaint].sort()) {
-        this.toTaint.delete(name);
+    const at = Math.max(now - (now % NODE_EVICTION_PERIOD_MS) + NODE_EVICTION_PERIOD_MS, Math.ceil(t / NODE_EVICTION_PERIOD_MS) * NODE_EVICTION_PERIOD_MS);
+    if (this.tainterTimer !== null && this.tainterAtMs <= at) return;
+    this.tainterTimer?.cancel();
+    this.tainterAtMs = at;
+    this.tainterTimer = this.o.engine.at(at, () => {
+      this.tainterTimer = null;
+      this.tainter.try(this.o.engine.nowMs, (name) => {
         const status = this.o.apiserver.nodes.node(name)?.ready.status;
-        if (status !== 'False' && status !== 'Unknown') continue;
+        if (status !== 'False' && status !== 'Unknown') return true;
         const [add, opposite] = noExecuteTaintFor(status);
-        this.swapTaint(name, add, opposite);
-      }
+        return this.swapTaint(name, add, opposite);
+      });
+      this.armTainter();
     });
   }
 
-  /** SwapNodeControllerTaint: add the one NoExecute taint, then take the opposite one off. */
-  private swapTaint(name: string, add: string, opposite: string): void {
+  /** SwapNodeControllerTaint: add the one NoExecute taint, then take the opposite one off; false
+   *  when the apiserver refuses (down). */
+  private swapTaint(name: string, add: string, opposite: string): boolean {
     const nodes = this.o.apiserver.nodes;
+    if (this.o.apiserver.down) return false;
     const added = nodes.addTaint(name, { key: add, effect: 'NoExecute' }, 'controller') !== undefined;
     const removed = nodes.removeTaint(name, opposite, 'NoExecute', 'controller');
     if (added || removed) this.taintsChanged(name);
+    return true;
   }
 
-  /** markNodeAsReachable: the NoExecute taints come off. */
+  /** markNodeAsReachable: the NoExecute taints come off and the node leaves the tainter's queue
+   *  (nothing changes while the apiserver is down). */
   private markNodeAsReachable(name: string): void {
     const nodes = this.o.apiserver.nodes;
+    if (this.o.apiserver.down) return;
+    this.tainter.remove(name);
     const a = nodes.removeTaint(name, TAINT_NODE_UNREACHABLE, 'NoExecute', 'controller');
     const b = nodes.removeTaint(name, TAINT_NODE_NOT_READY, 'NoExecute', 'controller');
     if (a || b) this.taintsChanged(name);
