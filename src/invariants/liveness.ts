@@ -55,9 +55,10 @@ export class QuietClock {
     }
     this.minSettleMs = min;
     feeds.onTrace(['fault.begin', 'fault.end'], (r) => {
-      // a fault of a node's link names its node (a one-node run's do not: its link is the cluster's)
+      // a fault of a node's link names its node (a one-node run's do not: its link is the cluster's);
+      // apiserverDown is the apiserver's, whichever node's network traced it
       const id = `${String(r.fault)}#${String(r.id ?? '')}`;
-      const n = typeof r.node === 'string' ? this.nodes.get(r.node) : undefined;
+      const n = typeof r.node === 'string' && r.fault !== 'apiserverDown' ? this.nodes.get(r.node) : undefined;
       const faults = n?.faults ?? this.faults;
       if (r.type === 'fault.begin') faults.add(id);
       else faults.delete(id);
