@@ -56,8 +56,22 @@ export function splitKey(key: string): [string, string] {
 }
 
 export abstract class PodStore {
-  /** While true (restartApiserver), every request is answered 503; stored objects survive. */
+  /** While true (restartApiserver), every request is answered 503; stored objects survive. Set
+   *  through setDown, which tells the availability listeners. */
   down = false;
+  private readonly availability: Array<(down: boolean) => void> = [];
+
+  /** The apiserver goes down (restartApiserver) or comes back. */
+  setDown(down: boolean): void {
+    if (this.down === down) return;
+    this.down = down;
+    for (const fn of this.availability) fn(down);
+  }
+
+  /** Be told when the apiserver goes down or comes back (the control plane's clients). */
+  onAvailability(fn: (down: boolean) => void): void {
+    this.availability.push(fn);
+  }
 
   protected readonly pods = new Map<string, Pod>();
   protected readonly historyByKey = new Map<string, StoreWrite[]>();

@@ -177,10 +177,10 @@ export class Network {
   restartApiserver(downForMs: number): void {
     const gen = ++this.downGeneration;
     if (!this.apiserver.down) this.tracer.emit({ type: 'fault.begin', actor: 'network', fault: 'apiserverDown', downForMs });
-    this.apiserver.down = true;
+    this.apiserver.setDown(true);
     this.engine.after(downForMs, () => {
       if (gen !== this.downGeneration) return;
-      this.apiserver.down = false;
+      this.apiserver.setDown(false);
       this.tracer.emit({ type: 'fault.end', actor: 'network', fault: 'apiserverDown' });
     });
   }

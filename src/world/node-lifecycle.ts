@@ -5,6 +5,7 @@
 import { Channel, type Engine, type Process } from '../engine/index.js';
 import type { ApiServer } from '../apiserver/index.js';
 import { NodeLifecycleController } from '../controller/nodelifecycle/node-lifecycle-controller.js';
+import { LeaderElection } from '../controller/leader-election.js';
 import { leaseController } from '../kubelet/nodelease/controller.js';
 import { nodeStatusLoop, syncNodeStatus, type NodeStatusOptions } from '../kubelet/node-status.js';
 import type { Node } from '../kubelet/node/index.js';
@@ -23,25 +24,40 @@ export interface NodeLifecycleHost {
 }
 
 /** Register the nodes (every node of the scenario, the default node first) and start the
- *  controller (before the first kubelet starts); it watches every node's Lease. */
-export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer): NodeLifecycleController {
+ *  controller (before the first kubelet starts); it watches every node's Lease. It runs in
+ *  kube-controller-manager's leader, which an apiserver outage longer than the renew deadline
+ *  replaces by a new process (leader-election.ts). */
+export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer): LeaderElection {
   const h = sites[0];
   const now = h.clock.now();
   for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
-  const c = new NodeLifecycleController({
+  const controller = () =>
+    new NodeLifecycleController({
+      engine: h.engine,
+      clock: h.clock,
+      apiserver: h.apiserver,
+      tracer,
+      nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
+      nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
+      healthyNodes,
+      evictionRates: { nodeEvictionRate: nl.nodeEvictionRate, secondaryNodeEvictionRate: nl.secondaryNodeEvictionRate, largeClusterSizeThreshold: nl.largeClusterSizeThreshold, unhealthyZoneThreshold: nl.unhealthyZoneThreshold },
+      disruptionConditions: h.config.featureGates.PodDisruptionConditions,
+    });
+  const election = new LeaderElection({
     engine: h.engine,
-    clock: h.clock,
-    apiserver: h.apiserver,
+    rng: h.engine.rng.fork('kube-controller-manager/leader-election'),
     tracer,
-    nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
-    nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
-    healthyNodes,
-    evictionRates: { nodeEvictionRate: nl.nodeEvictionRate, secondaryNodeEvictionRate: nl.secondaryNodeEvictionRate, largeClusterSizeThreshold: nl.largeClusterSizeThreshold, unhealthyZoneThreshold: nl.unhealthyZoneThreshold },
-    disruptionConditions: h.config.featureGates.PodDisruptionConditions,
+    apiserverDown: () => h.apiserver.down,
+    run: (restarted) => {
+      const c = controller();
+      c.start(restarted);
+      return c;
+    },
   });
-  c.start();
-  return c;
+  h.apiserver.onAvailability((down) => election.availability(down));
+  election.start();
+  return election;
 }
 
 /** The heartbeats of one kubelet incarnation (killed with its group). With a simulated node, its

@@ -89,11 +89,27 @@ export class NodeLifecycleController {
     for (const name of o.healthyNodes) o.apiserver.nodes.register(name, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
   }
 
-  start(): Process {
-    return this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(), 'controller');
+  private proc: Process | null = null;
+
+  /** Run: monitorNodeHealth every nodeMonitorPeriod (restarted: a new process taking over, which
+   *  passes at once, and whose taint eviction processes every node's taints first). */
+  start(restarted = false): Process {
+    if (restarted) for (const name of this.o.apiserver.nodes.names()) if (this.o.apiserver.nodes.node(name)!.taints.length > 0) this.taintsChanged(name);
+    this.proc = this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(restarted), 'controller');
+    return this.proc;
   }
 
-  private *monitorLoop(): Proc<void> {
+  /** The process exits: nothing more runs (its passes, its tainter, its scheduled evictions). */
+  stop(): void {
+    if (this.proc !== null) this.o.engine.kill(this.proc);
+    this.proc = null;
+    this.tainterTimer?.cancel();
+    this.tainterTimer = null;
+    this.eviction.stop();
+  }
+
+  private *monitorLoop(passNow: boolean): Proc<void> {
+    if (passNow) this.monitorNodeHealth();
     for (;;) {
       yield this.o.nodeMonitorPeriodMs;
       this.monitorNodeHealth();

@@ -48,6 +48,12 @@ export class TaintEviction {
 
   constructor(private readonly o: TaintEvictionOptions) {}
 
+  /** The process exits: no scheduled eviction fires. */
+  stop(): void {
+    for (const s of this.scheduled.values()) s.timer.cancel();
+    this.scheduled.clear();
+  }
+
   /** handleNodeUpdate: the node's NoExecute taints changed; process every pod bound to it. */
   nodeTaintsChanged(nodeName: string, taints: readonly Taint[], pods: readonly Pod[]): void {
     const noExecute = taints.filter((t) => t.effect === 'NoExecute');
