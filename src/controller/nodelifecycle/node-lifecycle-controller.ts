@@ -90,11 +90,13 @@ export class NodeLifecycleController {
   }
 
   private proc: Process | null = null;
+  private unwatch: (() => void) | null = null;
 
   /** Run: monitorNodeHealth every nodeMonitorPeriod (restarted: a new process taking over, which
    *  passes at once, and whose taint eviction processes every node's taints first). */
   start(restarted = false): Process {
     if (restarted) for (const name of this.o.apiserver.nodes.names()) if (this.o.apiserver.nodes.node(name)!.taints.length > 0) this.taintsChanged(name);
+    this.unwatch = this.o.apiserver.watch((e) => this.eviction.podUpdated(e.type, e.object));
     this.proc = this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(restarted), 'controller');
     return this.proc;
   }
@@ -103,6 +105,8 @@ export class NodeLifecycleController {
   stop(): void {
     if (this.proc !== null) this.o.engine.kill(this.proc);
     this.proc = null;
+    this.unwatch?.();
+    this.unwatch = null;
     this.tainterTimer?.cancel();
     this.tainterTimer = null;
     this.eviction.stop();

@@ -4,7 +4,8 @@
 // (processPodOnNode): a pod that does not tolerate every NoExecute taint is evicted at once; one that
 // does is evicted after the smallest tolerationSeconds of the tolerations used (never, when one of
 // them tolerates forever), counted from when its eviction was first scheduled; taints gone cancel
-// the eviction. Evicting (addConditionAndDeletePod): with the PodDisruptionConditions gate, the
+// the eviction. A pod added to a tainted node is processed too (PodUpdated), and a pod deleted has
+// its eviction cancelled. Evicting (addConditionAndDeletePod): with the PodDisruptionConditions gate, the
 // DisruptionTarget condition (DeletionByTaintManager) is written first; then an ordinary DELETE,
 // which takes the pod's own grace period.
 import type { Engine, Timer } from '../../engine/index.js';
@@ -47,6 +48,23 @@ export class TaintEviction {
   private readonly scheduled = new Map<string, Scheduled>();
 
   constructor(private readonly o: TaintEvictionOptions) {}
+
+  /** PodUpdated / handlePodUpdate: a pod bound to a node with NoExecute taints is processed (at
+   *  this instant, after the write that added it: upstream queues it to a worker); a pod gone has
+   *  its eviction cancelled. (kss pods never change their tolerations or node in place.) */
+  podUpdated(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: Pod): void {
+    if (type === 'DELETED') return this.cancel(podKey(pod));
+    if (type !== 'ADDED') return;
+    const node = pod.spec?.nodeName;
+    if (!node) return;
+    const taints = this.o.apiserver.nodes.node(node)?.taints.filter((t) => t.effect === 'NoExecute') ?? [];
+    if (taints.length === 0) return;
+    const uid = pod.metadata?.uid;
+    this.o.engine.call(this.o.engine.nowMs, () => {
+      const now = this.o.apiserver.peek(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '');
+      if (now !== undefined && now.metadata?.uid === uid) this.processPodOnNode(now, taints);
+    });
+  }
 
   /** The process exits: no scheduled eviction fires. */
   stop(): void {
