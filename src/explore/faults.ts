@@ -15,6 +15,8 @@ export interface FaultSpace {
   maxFaults: number;
   /** Pods a user's delete or a second writer may target ("ns/name"), apiserver pods only. */
   pods: string[];
+  /** The nodes a node-level fault may hit (spec.nodes); empty with one node. */
+  nodes: string[];
 }
 
 export const DEFAULT_MAX_FAULTS = 4;
@@ -26,7 +28,8 @@ export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpa
   let kinds = [...(spec?.faults ?? FAULT_KINDS)];
   if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
   const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
-  return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods };
+  const nodes = (s.nodes ?? []).length > 1 ? s.nodes!.map((n) => n.name) : [];
+  return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes };
 }
 
 const CODES = [409, 429, 500, 'timeout'] as const;
@@ -53,15 +56,17 @@ export function swarmFaults(space: FaultSpace, rng: Rng): Fault[] {
 function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
   const atMs = rng.int(space.fromMs, space.toMs);
   const pod = () => space.pods[rng.pick(space.pods.length)];
+  // (drawn last, and only with several nodes: a one-node scenario draws what it always drew)
+  const onNode = <F extends Fault>(f: F): F => (space.nodes.length > 1 ? { ...f, node: space.nodes[rng.pick(space.nodes.length)] } : f);
   switch (kind) {
     case 'partition':
-      return { kind, atMs, forMs: rng.int(1_000, 60_000) };
+      return onNode({ kind, atMs, forMs: rng.int(1_000, 60_000) });
     case 'restartApiserver':
       return { kind, atMs, downForMs: rng.int(0, 20_000) };
     case 'restartKubelet':
-      return { kind, atMs, downForMs: rng.int(0, 10_000) };
+      return onNode({ kind, atMs, downForMs: rng.int(0, 10_000) });
     case 'fail':
-      return { kind, atMs, verbs: VERB_SETS[rng.pick(VERB_SETS.length)], code: CODES[rng.pick(CODES.length)], count: rng.int(1, 5) };
+      return onNode({ kind, atMs, verbs: VERB_SETS[rng.pick(VERB_SETS.length)], code: CODES[rng.pick(CODES.length)], count: rng.int(1, 5) });
     case 'latency': {
       const minMs = rng.int(1, 2_000);
       return { kind, atMs, minMs, maxMs: minMs + rng.int(0, 5_000), forMs: rng.int(1_000, 60_000) };
@@ -73,20 +78,20 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
   }
 }
 
-/** The timeline actions of a fault, each with its instant. */
-export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ atMs: number; action: StepAction }> {
+/** The timeline actions of a fault, each with its instant (and the node it acts on). */
+export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ atMs: number; action: StepAction; node?: string }> {
   switch (f.kind) {
     case 'partition':
       return [
-        { atMs: f.atMs, action: { action: 'partition' } },
-        { atMs: f.atMs + f.forMs, action: { action: 'repair' } },
+        { atMs: f.atMs, action: { action: 'partition' }, ...nodeOf(f) },
+        { atMs: f.atMs + f.forMs, action: { action: 'repair' }, ...nodeOf(f) },
       ];
     case 'restartApiserver':
       return [{ atMs: f.atMs, action: { action: 'restartApiserver', downForMs: f.downForMs } }];
     case 'restartKubelet':
-      return [{ atMs: f.atMs, action: { action: 'restartKubelet', downForMs: f.downForMs } }];
+      return [{ atMs: f.atMs, action: { action: 'restartKubelet', downForMs: f.downForMs }, ...nodeOf(f) }];
     case 'fail':
-      return [{ atMs: f.atMs, action: { action: 'fail', verbs: f.verbs, code: f.code, count: f.count } }];
+      return [{ atMs: f.atMs, action: { action: 'fail', verbs: f.verbs, code: f.code, count: f.count }, ...nodeOf(f) }];
     case 'latency': {
       const r = { minMs: f.minMs, maxMs: f.maxMs };
       const back = base ?? { get: r, patch: r, delete: r, create: r };
@@ -107,7 +112,7 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
 /** The typed steps of a run's faults, after the scenario's own steps (`index` from `first`). */
 export function faultSteps(faults: readonly Fault[], epoch: string, first: number, base: Latency): Step[] {
   const out: Step[] = [];
-  for (const f of faults) for (const a of faultActions(f, epoch, base)) out.push({ ...a.action, atMs: a.atMs, index: first + out.length, pos: { line: 0, col: 0 } } as Step);
+  for (const f of faults) for (const a of faultActions(f, epoch, base)) out.push({ ...a.action, atMs: a.atMs, index: first + out.length, pos: { line: 0, col: 0 }, ...(a.node === undefined ? {} : { node: a.node }) } as Step);
   return out;
 }
 
@@ -116,13 +121,13 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
   const at = formatDuration(f.atMs);
   switch (f.kind) {
     case 'partition':
-      return [{ at, partition: {} }, { at: formatDuration(f.atMs + f.forMs), repair: {} }];
+      return [{ at, partition: nodeOf(f) }, { at: formatDuration(f.atMs + f.forMs), repair: nodeOf(f) }];
     case 'restartApiserver':
       return [{ at, restartApiserver: { downFor: formatDuration(f.downForMs) } }];
     case 'restartKubelet':
-      return [{ at, restartKubelet: { downFor: formatDuration(f.downForMs) } }];
+      return [{ at, restartKubelet: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
     case 'fail':
-      return [{ at, fail: { verbs: f.verbs, code: f.code, count: f.count } }];
+      return [{ at, fail: { ...nodeOf(f), verbs: f.verbs, code: f.code, count: f.count } }];
     case 'latency':
       return [
         { at, latency: range({ minMs: f.minMs, maxMs: f.maxMs }) },
@@ -136,6 +141,9 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
 }
 
 const range = (r: { minMs: number; maxMs: number }) => `${formatDuration(r.minMs)}..${formatDuration(r.maxMs)}`;
+const nodeOf = (f: { node?: string }): Record<string, string> => (f.node === undefined ? {} : { node: f.node });
+/** "node-b's kubelet" with a node, else "the kubelet". */
+const kubeletOf = (f: { node?: string }): string => (f.node === undefined ? 'the kubelet' : `${f.node}'s kubelet`);
 
 /** "default/web" → "web"; other namespaces keep theirs. */
 export function shortPod(key: string): string {
@@ -147,13 +155,13 @@ export function describeFault(f: Fault): string {
   const at = formatDuration(f.atMs);
   switch (f.kind) {
     case 'partition':
-      return `a partition between the kubelet and the apiserver from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
+      return `a partition between ${kubeletOf(f)} and the apiserver from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
     case 'restartApiserver':
       return `an apiserver restart at ${at} (down ${formatDuration(f.downForMs)})`;
     case 'restartKubelet':
-      return `a kubelet restart at ${at} (down ${formatDuration(f.downForMs)})`;
+      return f.node === undefined ? `a kubelet restart at ${at} (down ${formatDuration(f.downForMs)})` : `a restart of ${f.node}'s kubelet at ${at} (down ${formatDuration(f.downForMs)})`;
     case 'fail':
-      return `${f.count} ${f.verbs.join('/')} request(s) answered ${f.code} from ${at}`;
+      return `${f.count} ${f.verbs.join('/')} request(s)${f.node === undefined ? '' : ` of ${f.node}'s kubelet`} answered ${f.code} from ${at}`;
     case 'latency':
       return `request latency ${formatDuration(f.minMs)}..${formatDuration(f.maxMs)} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
     case 'externalPatch':

@@ -1,0 +1,46 @@
+// Explore's swarm faults (explore/faults.ts) in a cluster: the node-level ones name the node they hit.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/engine/rng.js';
+import { describeFault, faultRawSteps, faultSpace, faultSteps, swarmFaults } from '../../src/explore/faults.js';
+import type { Fault } from '../../src/explore/types.js';
+import { loadScenarioFile } from '../../src/scenario/index.js';
+import { runScenario } from '../../src/index.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+
+function load(file: string) {
+  const l = loadScenarioFile(join(REPO, file));
+  if (!l.ok) throw new Error(l.issues.map((i) => i.message).join('\n'));
+  return l.scenario;
+}
+
+function draws(file: string, runs: number): Fault[] {
+  const s = load(file);
+  const space = faultSpace(s, { faults: ['partition', 'restartKubelet', 'fail', 'restartApiserver'] });
+  const out: Fault[] = [];
+  for (let i = 0; i < runs; i++) out.push(...swarmFaults(space, new Rng(`faults-${i}`)));
+  return out;
+}
+
+describe('explore faults and nodes', () => {
+  it('a one-node scenario draws no node (the draws of before)', () => {
+    for (const f of draws('scenarios/node/partition-heals.yaml', 50)) expect('node' in f).toBe(false);
+  });
+  it("a cluster's partitions, kubelet restarts and failures hit any of its nodes; the apiserver's restart none", () => {
+    const fs = draws('scenarios/cluster/three-nodes-restart-and-partition-current.yaml', 200);
+    const hit = new Set(fs.filter((f) => f.kind !== 'restartApiserver').map((f) => (f as { node?: string }).node));
+    expect([...hit].sort()).toEqual(['node-a', 'node-b', 'node-c']);
+    for (const f of fs.filter((x) => x.kind === 'restartApiserver')) expect('node' in f).toBe(false);
+  });
+  it('writes the node into the steps and the words, and the run partitions that node', () => {
+    const f: Fault = { kind: 'partition', atMs: 5_000, forMs: 10_000, node: 'node-c' };
+    const s = load('scenarios/cluster/three-nodes-restart-and-partition-current.yaml');
+    expect(faultRawSteps(f, s.apiserver.latency)).toEqual([{ at: '5s', partition: { node: 'node-c' } }, { at: '15s', repair: { node: 'node-c' } }]);
+    expect(describeFault(f)).toBe("a partition between node-c's kubelet and the apiserver from 5s to 15s");
+    const steps = faultSteps([f], s.epoch, s.timeline.length, s.apiserver.latency);
+    const r = runScenario({ ...s, timeline: [...s.timeline, ...steps].sort((a, b) => a.atMs - b.atMs) }, { keepTrace: true });
+    const begins = r.trace.filter((e) => e.type === 'fault.begin' && e.fault === 'partition').map((e) => [e.t, e.node]);
+    expect(begins).toContainEqual([5_000, 'node-c']);
+  });
+});
