@@ -18,11 +18,12 @@
 // is posted Ready=False, KubeletNotReady, "node is shutting down" (v1.21+ at once: the manager calls
 // syncNodeStatus; v1.20 at the next periodic update). Not modelled: the state file, metrics.
 // classic (v1.20, alpha there) hands the bare status {phase Failed, reason, message}, as the eviction
-// manager does, with v1.20's words: reason Shutdown, message "Node is shutting, evicting pods".
+// manager does, with v1.20's words: reason Shutdown, message "Node is shutting, evicting pods", and
+// kills as v1.20 did (processShutdownEventV120, below: no priority groups yet).
 import { Deferred, type Proc } from '../../engine/index.js';
 import { isMirrorPod, isPodPhaseTerminal, isStaticPod, podKey, type Pod, type PodStatus } from '../../model/pod.js';
 import { DisruptionTarget, gateEnabled } from '../status/types.js';
-import { killPodNow, POD_REASON_TERMINATION_BY_KUBELET, SYSTEM_CRITICAL_PRIORITY, updatePodCondition } from './eviction.js';
+import { isCriticalPod, killPodNow, POD_REASON_TERMINATION_BY_KUBELET, SYSTEM_CRITICAL_PRIORITY, updatePodCondition } from './eviction.js';
 import type { KubeletState } from './kubelet-state.js';
 
 export const NODE_SHUTDOWN_REASON = 'Terminated';
@@ -150,7 +151,7 @@ export function startShutdown(kl: KubeletState, c: ShutdownConfig, powerOff: () 
   // logind is not the kubelet, and the kubelet's stop does not cancel it)
   kl.engine.after(c.gracePeriodSeconds * 1000, () => once('InhibitDelayMaxSec'));
   kl.spawn('nodeshutdown', (function* (): Proc<void> {
-    yield* processShutdownEvent(kl, c);
+    yield* (kl.gen === 'classic' ? processShutdownEventV120(kl, c) : processShutdownEvent(kl, c));
     // defer ReleaseInhibitLock: logind goes on with the shutdown at once
     kl.log('V1', 'Shutdown manager completed processing shutdown event, node will shutdown shortly');
     kl.trace({ type: 'node.shutdown', actor: 'kubelet', phase: 'releaseInhibitLock' });
@@ -185,4 +186,33 @@ export function* processShutdownEvent(kl: KubeletState, c: ShutdownConfig): Proc
     if (yield* done.wait()) timer.cancel();
     else kl.log('V1', 'Shutdown manager pod killing time out', undefined, { gracePeriod: group.shutdownGracePeriodSeconds, priority: group.priority });
   }
+}
+
+/** processShutdownEvent as v1.20 had it (until the priority groups of v1.23): every active pod is
+ *  killed at once, each in a goroutine of its own — a critical one (kubelettypes.IsCriticalPod:
+ *  static, mirror, or system-critical priority) after sleeping the regular pods' whole period, with
+ *  shutdownGracePeriodCriticalPods; the others with the rest of shutdownGracePeriod — the override
+ *  as given (killPodNow's, even above the pod's own grace); then wg.Wait for every kill, bounded only
+ *  by each killPodNow's own timeout (and logind's InhibitDelayMaxSec). */
+export function* processShutdownEventV120(kl: KubeletState, c: ShutdownConfig): Proc<void> {
+  kl.log('V1', 'Shutdown manager processing shutdown event');
+  const nonCriticalMs = (c.gracePeriodSeconds - c.criticalPodsGracePeriodSeconds) * 1000;
+  const statusFn = shutdownStatus(kl);
+  const pods = activePods(kl);
+  if (pods.length === 0) return;
+  const done = new Deferred<boolean>();
+  let left = pods.length;
+  for (const pod of pods) {
+    const critical = isCriticalPod(pod);
+    const grace = critical ? c.criticalPodsGracePeriodSeconds : c.gracePeriodSeconds - c.criticalPodsGracePeriodSeconds;
+    kl.spawn(`nodeshutdown-kill/${pod.metadata?.uid ?? ''}`, (function* (): Proc<void> {
+      if (critical) yield nonCriticalMs;
+      kl.log('V1', `Shutdown manager killing pod "${pod.metadata?.name ?? ''}" with gracePeriod: ${grace}`, podKey(pod));
+      const err = yield* killPodNow(kl, pod, false, grace, statusFn);
+      if (err !== undefined) kl.log('V1', `Shutdown manager failed killing pod "${pod.metadata?.name ?? ''}": ${err}`, podKey(pod));
+      else kl.log('V1', `Shutdown manager finished killing pod "${pod.metadata?.name ?? ''}"`, podKey(pod));
+      if (--left === 0) done.resolve(kl.engine, true); // wg.Done
+    })());
+  }
+  yield* done.wait();
 }

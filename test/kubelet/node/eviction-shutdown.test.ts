@@ -63,6 +63,16 @@ describe('the node shutdown manager', () => {
     const st = r.world.apiserver.peek('default', 'web')!.status!;
     expect([st.phase, st.reason, st.message]).toEqual(['Failed', 'Terminated', 'Pod was terminated in response to imminent node shutdown.']);
   });
+  it("classic (v1.20): every pod at once, the critical ones after the regular pods' whole period; the override as given, v1.20's words", () => {
+    const pods = `  pods:\n    - metadata: { name: web }\n      spec: { terminationGracePeriodSeconds: 5, containers: [{ name: main, image: nginx }] }\n    - metadata: { name: crit }\n      spec: { priority: 2000001000, containers: [{ name: main, image: nginx }] }\n`;
+    const r = run(`  until: 60s\n  kubelet: { statusManager: classic }\n${pods}  timeline:\n    - { at: 5s, nodeShutdown: { gracePeriod: 30s, criticalPodsGracePeriod: 10s } }\n`);
+    const kills = r.trace.filter((e) => e.type === 'runtime.kill' && e.signal === 'SIGTERM').map((e) => [e.t, e.pod, e.timeoutSeconds]);
+    // web: at once with the override 20 (not its own 5); crit: 20 s later, with 10
+    expect(kills).toEqual([[5000, 'default/web', 20], [25000, 'default/crit', 10]]);
+    expect(r.trace.filter((e) => e.type === 'node.shutdown').map((e) => e.phase)).toEqual(['begin', 'releaseInhibitLock', 'powerOff']);
+    const st = r.world.apiserver.peek('default', 'web')!.status!;
+    expect([st.phase, st.reason, st.message]).toEqual(['Failed', 'Shutdown', 'Node is shutting, evicting pods']);
+  });
   it('logind stops waiting after gracePeriod when a pod does not stop', () => {
     const r = run(`  until: 60s\n  kubelet: { statusManager: current }\n  pods:\n    - metadata: { name: web }\n      spec: { terminationGracePeriodSeconds: 60, containers: [{ name: main, image: nginx }] }\n      x-kss: { containers: { main: [{ run: forever, term: ignore }] } }\n  timeline:\n    - { at: 5s, nodeShutdown: { gracePeriod: 30s, criticalPodsGracePeriod: 20s } }\n`);
     expect(r.trace.filter((e) => e.type === 'node.shutdown').map((e) => [e.t, e.phase, e.why])).toEqual([
