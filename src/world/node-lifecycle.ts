@@ -7,7 +7,7 @@ import type { ApiServer } from '../apiserver/index.js';
 import { NodeLifecycleController } from '../controller/nodelifecycle/node-lifecycle-controller.js';
 import { LeaderElection } from '../controller/leader-election.js';
 import { leaseController } from '../kubelet/nodelease/controller.js';
-import { nodeStatusLoop, syncNodeStatus, type NodeStatusOptions } from '../kubelet/node-status.js';
+import { kubeletReady, nodeStatusLoop, syncNodeStatus, type NodeStatusOptions } from '../kubelet/node-status.js';
 import type { Node } from '../kubelet/node/index.js';
 import { NetworkClient, type Network } from '../network/index.js';
 import type { VClock } from '../model/time.js';
@@ -30,7 +30,7 @@ export interface NodeLifecycleHost {
 export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer): LeaderElection {
   const h = sites[0];
   const now = h.clock.now();
-  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
+  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined));
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
   const controller = () =>
     new NodeLifecycleController({
