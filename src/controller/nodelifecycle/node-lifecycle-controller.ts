@@ -1,6 +1,6 @@
 // pkg/controller/nodelifecycle/node_lifecycle_controller.go: the node lifecycle controller of
-// kube-controller-manager, as far as pod status is concerned. Every nodeMonitorPeriod (5 s)
-// monitorNodeHealth looks at every node:
+// kube-controller-manager, as far as pod status is concerned. At start and every
+// nodeMonitorPeriod (5 s) after, monitorNodeHealth looks at every node:
 //  - tryUpdateNodeHealth: the node's probe time moves when its Lease's renewTime or its Ready
 //    condition's lastHeartbeatTime changes; a node not heard from for nodeMonitorGracePeriod (40 s)
 //    gets Ready=Unknown ("NodeStatusUnknown", "Kubelet stopped posting node status.");
@@ -92,12 +92,12 @@ export class NodeLifecycleController {
   private proc: Process | null = null;
   private unwatch: (() => void) | null = null;
 
-  /** Run: monitorNodeHealth every nodeMonitorPeriod (restarted: a new process taking over, which
-   *  passes at once, and whose taint eviction processes every node's taints first). */
+  /** Run: monitorNodeHealth at once and every nodeMonitorPeriod after (wait.UntilWithContext);
+   *  restarted (a new process taking over): its taint eviction processes every node's taints first. */
   start(restarted = false): Process {
     if (restarted) for (const name of this.o.apiserver.nodes.names()) if (this.o.apiserver.nodes.node(name)!.taints.length > 0) this.taintsChanged(name);
     this.unwatch = this.o.apiserver.watch((e) => this.eviction.podUpdated(e.type, e.object));
-    this.proc = this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(restarted), 'controller');
+    this.proc = this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(), 'controller');
     return this.proc;
   }
 
@@ -112,11 +112,10 @@ export class NodeLifecycleController {
     this.eviction.stop();
   }
 
-  private *monitorLoop(passNow: boolean): Proc<void> {
-    if (passNow) this.monitorNodeHealth();
+  private *monitorLoop(): Proc<void> {
     for (;;) {
-      yield this.o.nodeMonitorPeriodMs;
       this.monitorNodeHealth();
+      yield this.o.nodeMonitorPeriodMs;
     }
   }
 
