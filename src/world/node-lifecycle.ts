@@ -41,7 +41,7 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
       nodeMonitorPeriodMs: nl.nodeMonitorPeriodMs,
       nodeMonitorGracePeriodMs: nl.nodeMonitorGracePeriodMs,
       healthyNodes,
-      evictionRates: { nodeEvictionRate: nl.nodeEvictionRate, secondaryNodeEvictionRate: nl.secondaryNodeEvictionRate, largeClusterSizeThreshold: nl.largeClusterSizeThreshold, unhealthyZoneThreshold: nl.unhealthyZoneThreshold },
+      evictionRates: nl, // (spec.nodeLifecycle holds the four rates)
       disruptionConditions: h.config.featureGates.PodDisruptionConditions,
     });
   const election = new LeaderElection({

@@ -238,14 +238,19 @@ export class NodeLifecycleController {
       return;
     }
     const [add, opposite] = noExecuteTaintFor(observed.status);
-    if (this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === opposite && t.effect === 'NoExecute')) this.swapTaint(name, add, opposite);
+    if (this.hasNoExecuteTaint(name, opposite)) this.swapTaint(name, add, opposite);
     else if (this.markNodeForTainting(name, add)) this.armTainter();
   }
 
   /** markNodeForTainting: queue the node (again, behind the others, when its taint is not on). */
   private markNodeForTainting(name: string, taint: string): boolean {
-    if (!this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === taint && t.effect === 'NoExecute')) this.tainter.remove(name);
+    if (!this.hasNoExecuteTaint(name, taint)) this.tainter.remove(name);
     return this.tainter.add(name, this.o.engine.nowMs);
+  }
+
+  /** taintutils.TaintExists for the NoExecute taint of that key. */
+  private hasNoExecuteTaint(name: string, key: string): boolean {
+    return this.o.apiserver.nodes.node(name)?.taints.some((t) => t.key === key && t.effect === 'NoExecute') ?? false;
   }
 
   /** doNoExecuteTaintingPass runs every nodeEvictionPeriod; only the passes that can act are

@@ -196,7 +196,7 @@ export function* processShutdownEvent(kl: KubeletState, c: ShutdownConfig): Proc
  *  by each killPodNow's own timeout (and logind's InhibitDelayMaxSec). */
 export function* processShutdownEventV120(kl: KubeletState, c: ShutdownConfig): Proc<void> {
   kl.log('V1', 'Shutdown manager processing shutdown event');
-  const nonCriticalMs = (c.gracePeriodSeconds - c.criticalPodsGracePeriodSeconds) * 1000;
+  const nonCritical = c.gracePeriodSeconds - c.criticalPodsGracePeriodSeconds;
   const statusFn = shutdownStatus(kl);
   const pods = activePods(kl);
   if (pods.length === 0) return;
@@ -204,9 +204,9 @@ export function* processShutdownEventV120(kl: KubeletState, c: ShutdownConfig): 
   let left = pods.length;
   for (const pod of pods) {
     const critical = isCriticalPod(pod);
-    const grace = critical ? c.criticalPodsGracePeriodSeconds : c.gracePeriodSeconds - c.criticalPodsGracePeriodSeconds;
+    const grace = critical ? c.criticalPodsGracePeriodSeconds : nonCritical;
     kl.spawn(`nodeshutdown-kill/${pod.metadata?.uid ?? ''}`, (function* (): Proc<void> {
-      if (critical) yield nonCriticalMs;
+      if (critical) yield nonCritical * 1000;
       kl.log('V1', `Shutdown manager killing pod "${pod.metadata?.name ?? ''}" with gracePeriod: ${grace}`, podKey(pod));
       const err = yield* killPodNow(kl, pod, false, grace, statusFn);
       if (err !== undefined) kl.log('V1', `Shutdown manager failed killing pod "${pod.metadata?.name ?? ''}": ${err}`, podKey(pod));
