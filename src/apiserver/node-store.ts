@@ -40,9 +40,30 @@ export class NodeStore {
     return [...this.nodes.keys()].sort();
   }
 
-  /** PUT leases/{name} with renewTime now (the lease controller's update; creates it if missing). */
+  /** GET leases/{name} (the lease controller's ensureLease): its renewTime, 404 when missing. */
+  getLease(name: string, actor: Actor): ApiResult<number> {
+    if (this.isDown()) return this.unavailable(name, actor, 'get');
+    const renew = this.leases.get(name);
+    if (renew === undefined) return { ok: false, code: 404, message: `leases.coordination.k8s.io "${name}" not found` };
+    return { ok: true, value: renew };
+  }
+
+  /** POST leases (ensureLease's create, renewTime now); 409 when it exists already. */
+  createLease(name: string, actor: Actor): ApiResult<number> {
+    if (this.isDown()) return this.unavailable(name, actor, 'create');
+    if (this.leases.has(name)) return { ok: false, code: 409, message: `leases.coordination.k8s.io "${name}" already exists` };
+    return this.renewed(name, actor);
+  }
+
+  /** PUT leases/{name} with renewTime now (the lease controller's update); 404 when it is missing
+   *  (a lease is not created on update). */
   renewLease(name: string, actor: Actor): ApiResult<number> {
-    if (this.isDown()) return this.unavailable(name, actor, 'lease');
+    if (this.isDown()) return this.unavailable(name, actor, 'update');
+    if (!this.leases.has(name)) return { ok: false, code: 404, message: `leases.coordination.k8s.io "${name}" not found` };
+    return this.renewed(name, actor);
+  }
+
+  private renewed(name: string, actor: Actor): ApiResult<number> {
     const now = this.clock.nowMs;
     this.leases.set(name, now);
     this.tracer.emit({ type: 'node.lease', actor, node: name, renewTime: this.clock.now() });
@@ -51,7 +72,7 @@ export class NodeStore {
 
   /** GET nodes/{name}. */
   getNode(name: string, actor: Actor): ApiResult<NodeObject> {
-    if (this.isDown()) return this.unavailable(name, actor, 'node');
+    if (this.isDown()) return this.unavailable(name, actor, 'get');
     const n = this.nodes.get(name);
     if (n === undefined) return { ok: false, code: 404, message: `nodes "${name}" not found` };
     return { ok: true, value: n };
@@ -59,7 +80,7 @@ export class NodeStore {
 
   /** PATCH nodes/{name}/status: the Ready condition. Traced as node.status when its status changes. */
   setReady(name: string, ready: NodeReadyCondition, actor: Actor): ApiResult<NodeObject> {
-    if (this.isDown()) return this.unavailable(name, actor, 'node');
+    if (this.isDown()) return this.unavailable(name, actor, 'patch');
     const cur = this.nodes.get(name);
     if (cur === undefined) return { ok: false, code: 404, message: `nodes "${name}" not found` };
     const next: NodeObject = { ...cur, ready };
@@ -93,9 +114,9 @@ export class NodeStore {
     return true;
   }
 
-  private unavailable<T>(name: string, actor: Actor, kind: 'lease' | 'node'): ApiResult<T> {
+  private unavailable<T>(name: string, actor: Actor, verb: 'get' | 'create' | 'update' | 'patch'): ApiResult<T> {
     const message = 'the server is currently unable to handle the request';
-    this.tracer.emit({ type: 'api.error', actor, verb: kind === 'lease' ? 'update' : 'get', node: name, code: 503, message });
+    this.tracer.emit({ type: 'api.error', actor, verb, node: name, code: 503, message });
     return { ok: false, code: 503, message };
   }
 }

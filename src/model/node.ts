@@ -35,6 +35,11 @@ export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
 
 /** What the kubelet's node lease and node status loops ask of the apiserver (its heartbeat client). */
 export interface NodeClient {
+  /** GET leases/{node}: its renewTime (virtual ms); 404 when there is none. */
+  getLease(node: string): Proc<ApiResult<number>>;
+  /** POST leases: a new Lease, renewed now; 409 when it exists. */
+  createLease(node: string): Proc<ApiResult<number>>;
+  /** PUT leases/{node}, renewed now; 404 when there is none. */
   renewLease(node: string): Proc<ApiResult<number>>;
   getNode(node: string): Proc<ApiResult<NodeObject>>;
   patchNodeReady(node: string, ready: NodeReadyCondition): Proc<ApiResult<NodeObject>>;

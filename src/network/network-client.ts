@@ -36,6 +36,8 @@ const RESOURCE: Record<WireVerb, [string, string]> = {
   token: ['create', 'serviceaccounts/token'],
   event: ['create', 'events'],
   lease: ['update', 'leases'],
+  'lease-get': ['get', 'leases'],
+  'lease-create': ['create', 'leases'],
   'node-get': ['get', 'nodes'],
   'node-status': ['patch', 'nodes/status'],
 };
@@ -103,6 +105,16 @@ export class NetworkClient implements KubeClient, NodeClient {
     return this.nodeRequest('lease', 'patch', node, undefined);
   }
 
+  /** GET the node's Lease (the heartbeat client). */
+  getLease(node: string): Proc<ApiResult<number>> {
+    return this.nodeRequest('lease-get', 'get', node, undefined);
+  }
+
+  /** POST the node's Lease, renewed now (the heartbeat client). */
+  createLease(node: string): Proc<ApiResult<number>> {
+    return this.nodeRequest('lease-create', 'create', node, undefined);
+  }
+
   /** GET nodes/{name} (the heartbeat client). */
   getNode(node: string): Proc<ApiResult<NodeObject>> {
     return this.nodeRequest('node-get', 'get', node, undefined);
@@ -119,6 +131,10 @@ export class NetworkClient implements KubeClient, NodeClient {
     switch (verb) {
       case 'lease':
         return api.nodes.renewLease(name, 'kubelet');
+      case 'lease-get':
+        return api.nodes.getLease(name, 'kubelet');
+      case 'lease-create':
+        return api.nodes.createLease(name, 'kubelet');
       case 'node-get':
         return api.nodes.getNode(name, 'kubelet');
       case 'node-status':

@@ -28,7 +28,7 @@ import { WatchFeed, type WatchFeedOptions } from './watch-feed.js';
 
 /** What travels the link: the pod requests of the contract's verbs, and the node lifecycle's lease
  *  and node status requests (which `fail` and the verb latencies of a scenario do not name). */
-export type WireVerb = Verb | 'token' | 'event' | 'lease' | 'node-get' | 'node-status';
+export type WireVerb = Verb | 'token' | 'event' | 'lease' | 'lease-get' | 'lease-create' | 'node-get' | 'node-status';
 
 export function isPodVerb(v: WireVerb): v is Verb {
   return v === 'get' || v === 'patch' || v === 'delete' || v === 'create';
