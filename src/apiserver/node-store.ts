@@ -19,10 +19,11 @@ export class NodeStore {
     private readonly isDown: () => boolean,
   ) {}
 
-  /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given. */
-  register(name: string, ready: NodeReadyCondition): void {
+  /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given, in its
+   *  zone (zoneKey of its labels). */
+  register(name: string, ready: NodeReadyCondition, zone = ''): void {
     if (this.nodes.has(name)) return;
-    this.nodes.set(name, { name, ready, taints: [] });
+    this.nodes.set(name, { name, ready, taints: [], zone });
   }
 
   /** The stored node (informer read: never refused, not traced). */

@@ -27,6 +27,17 @@ export interface NodeObject {
   readonly name: string;
   readonly ready: NodeReadyCondition;
   readonly taints: readonly Taint[];
+  /** Its zone key (zoneKey of its topology labels; "" without them). */
+  readonly zone: string;
+}
+
+/** nodetopology.GetZoneKey (k8s.io/component-helpers/node/topology): the node lifecycle
+ *  controller's zone of a node, from its topology.kubernetes.io/region and /zone labels
+ *  (failure-domain.beta.kubernetes.io/* first, which kss nodes do not carry): "" without either,
+ *  else region + ":\x00:" + zone. */
+export function zoneKey(region: string | undefined, zone: string | undefined): string {
+  if (!region && !zone) return '';
+  return `${region ?? ''}:\x00:${zone ?? ''}`;
 }
 
 /** taints.TaintNodeUnreachable / TaintNodeNotReady */

@@ -124,7 +124,13 @@ function kubeletConfig(k: RawKubelet): KubeletConfig {
  *  field) and the node's name. */
 function nodeSpecs(spec: NonNullable<RawScenario['spec']>, posOf: BuildInput['posOf']): NodeSpec[] | undefined {
   if (!spec.nodes) return undefined;
-  return spec.nodes.map((n, i) => ({ name: n.name, kubelet: kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name }), pos: posOf(['spec', 'nodes', i]) }));
+  return spec.nodes.map((n, i) => ({
+    name: n.name,
+    kubelet: kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name }),
+    ...(n.zone !== undefined ? { zone: n.zone } : {}),
+    ...(n.region !== undefined ? { region: n.region } : {}),
+    pos: posOf(['spec', 'nodes', i]),
+  }));
 }
 
 export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {

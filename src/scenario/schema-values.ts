@@ -185,6 +185,8 @@ function named(re: RegExp, max: number, expected: string) {
 }
 export const dnsLabel = named(DNS_LABEL, 63, 'a DNS label (lowercase letters, digits and "-", at most 63 characters)');
 export const dnsSubdomain = named(DNS_SUBDOMAIN, 253, 'a DNS subdomain (lowercase letters, digits, "-" and ".")');
+/** A label value (validation.IsValidLabelValue), not empty. */
+export const labelValue = named(/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, 63, 'a label value (letters, digits, "-", "_" and ".", starting and ending with a letter or digit, at most 63 characters)');
 
 /** `name` or `namespace/name`, normalized to "namespace/name". */
 export const podRef = value({ type: 'string', description: 'pod: name (namespace default) or namespace/name' }, (v) => {

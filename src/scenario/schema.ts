@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   dnsLabel,
   dnsSubdomain,
+  labelValue,
   duration,
   durationOr,
   instant,
@@ -343,7 +344,14 @@ export const specSchema = z.strictObject({
   until: positiveDuration.optional(),
   kubelet: kubelet.nullish(),
   nodes: z
-    .array(z.strictObject({ name: dnsSubdomain, kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish() }))
+    .array(
+      z.strictObject({
+        name: dnsSubdomain,
+        zone: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/zone label: the node lifecycle controller's zone (with region)" }),
+        region: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/region label" }),
+        kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish(),
+      }),
+    )
     .min(1)
     .nullish()
     .meta({ description: "the cluster's nodes, each with its kubelet (over spec.kubelet's settings); the first is the default node; absent: the one node of spec.kubelet" }),

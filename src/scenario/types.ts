@@ -278,6 +278,9 @@ export interface NodeLifecycleConfig {
 export interface NodeSpec {
   name: string;
   kubelet: KubeletConfig;
+  /** Its topology.kubernetes.io/zone and /region labels (spec.nodes[].zone, .region). */
+  zone?: string;
+  region?: string;
   pos: SourcePos;
 }
 

@@ -23,15 +23,17 @@ export interface NodeLifecycleHost {
   readonly config: KubeletConfig;
 }
 
-/** Register the nodes (every node of the scenario, the default node first) and start the
+/** Register the nodes (every node of the scenario, the default node first, each in its zone: the
+ *  zone key of its labels, by name) and start the
  *  controller (before the first kubelet starts); it watches every node's Lease. It runs in
  *  kube-controller-manager's leader, which an apiserver outage longer than the renew deadline
  *  replaces by a new process (leader-election.ts). */
-export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer): LeaderElection {
+export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer, zones: ReadonlyMap<string, string> = new Map()): LeaderElection {
   const h = sites[0];
   const now = h.clock.now();
-  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined));
+  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined), zones.get(site.config.nodeName) ?? '');
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
+  const mapOrder = h.engine.rng.fork('kube-controller-manager/node-lifecycle');
   const controller = () =>
     new NodeLifecycleController({
       engine: h.engine,
@@ -43,6 +45,7 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
       healthyNodes,
       evictionRates: nl, // (spec.nodeLifecycle holds the four rates)
       disruptionConditions: h.config.featureGates.PodDisruptionConditions,
+      rng: mapOrder,
     });
   const election = new LeaderElection({
     engine: h.engine,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/index.js';
 import { runScenario } from '../../src/world/run.js';
-import { DEFAULT_TOLERATION_SECONDS, TAINT_NODE_UNREACHABLE, toleratesTaint, tolerationsWithDefaults } from '../../src/model/node.js';
+import { DEFAULT_TOLERATION_SECONDS, TAINT_NODE_UNREACHABLE, toleratesTaint, tolerationsWithDefaults, zoneKey } from '../../src/model/node.js';
 
 const unreachable = { key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' as const, timeAdded: '' };
 
@@ -78,5 +78,59 @@ describe('the node lifecycle controller', () => {
   it('is off unless the scenario asks for it: no heartbeat without spec.nodeLifecycle', () => {
     const trace = run(scenario('').replace('  nodeLifecycle: { healthyNodes: 2 }\n', ''));
     expect(trace.filter((r) => String(r.type).startsWith('node.') || String(r.type).startsWith('controller.'))).toHaveLength(0);
+  });
+});
+
+function zones(partitioned: readonly string[]): string {
+  return `apiVersion: kss/v1alpha1
+kind: Scenario
+metadata: { name: zones }
+spec:
+  until: 120s
+  invariants: none
+  nodes:
+    - { name: node-a, zone: z1 }
+    - { name: node-b, zone: z2 }
+    - { name: node-c, zone: z2 }
+    - { name: node-d, zone: z1 }
+    - { name: node-e, region: r, zone: z2 }
+  nodeLifecycle: { healthyNodes: 0 }
+  pods:
+    - metadata: { name: web }
+      spec:
+        tolerations: [{ key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 1 }]
+        containers: [{ name: main, image: nginx }]
+  timeline:
+${partitioned.map((n) => `    - { at: 10s, partition: { node: ${n} } }`).join('\n')}
+`;
+}
+
+describe('the node lifecycle controller, in zones', () => {
+  it('keys a zone as GetZoneKey does: region + ":\\x00:" + zone, "" without labels', () => {
+    expect(zoneKey(undefined, undefined)).toBe('');
+    expect(zoneKey(undefined, 'z1')).toBe(':\x00:z1');
+    expect(zoneKey('r', 'z2')).toBe('r:\x00:z2');
+  });
+
+  it('evacuates a zone lost beside healthy ones at the eviction rate, each zone with its own tainter', () => {
+    // three of five nodes: in one zone PartialDisruption, which taints none in a small cluster
+    const trace = run(zones(['node-b', 'node-c', 'node-d']));
+    const taints = trace.filter((r) => r.type === 'node.taint' && r.added).map((r) => `${String(r.node)}@${r.t}`);
+    expect(taints.sort()).toEqual(['node-b@55100', 'node-c@65100', 'node-d@55100']);
+    const states = trace.filter((r) => r.type === 'log' && r.msg === 'Controller detected that zone is now in new state' && r.t === 50_000);
+    expect(states.map((r) => [r.zone, r.newState])).toEqual([[':\x00:z2', 'FullDisruption']]);
+  });
+
+  it('stops every zone when every zone is lost (master disruption mode)', () => {
+    const trace = run(zones(['node-a', 'node-b', 'node-c', 'node-d', 'node-e']));
+    expect(trace.filter((r) => r.type === 'node.status' && r.status === 'Unknown')).toHaveLength(5);
+    expect(trace.filter((r) => r.type === 'node.taint')).toHaveLength(0);
+    expect(trace.filter((r) => r.type === 'log' && String(r.msg).includes('Entering master disruption mode'))).toHaveLength(1);
+  });
+
+  it('refuses a zone that is not a label value, at its place', () => {
+    const l = loadScenario(zones([]).replace('zone: z1', 'zone: "-z1"'), '<test>');
+    expect(l.ok).toBe(false);
+    if (!l.ok) expect(l.issues[0]).toMatchObject({ path: 'spec.nodes[0].zone', line: 8, code: 'INVALID_VALUE' });
   });
 });

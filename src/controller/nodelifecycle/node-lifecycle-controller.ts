@@ -16,18 +16,21 @@
 //    change of a Ready node to Unknown only;
 //  - the tainter is the zone's RateLimitedTimedQueue (rate-limited-queue.ts): --node-eviction-rate
 //    0.1 nodes/s, burst 1;
-//  - handleDisruption, on the zone's state (ComputeZoneState; kss nodes carry no zone label, so the
-//    cluster is one zone): Normal taints at the eviction rate; PartialDisruption (more than two
+//  - handleDisruption, on each zone's state (ComputeZoneState; a node's zone is the zone key of its
+//    topology labels, spec.nodes[].zone and .region: nodes without them, the healthy nodes among
+//    them, share the zone ""): Normal taints at the eviction rate; PartialDisruption (more than two
 //    nodes not Ready, at least --unhealthy-zone-threshold 0.55 of them) at the secondary rate
 //    (0.01) in a zone of more than --large-cluster-size-threshold (50) nodes, else not at all;
-//    when every node is not Ready ("master disruption mode") the controller stops tainting and
-//    takes the taints off every node, so a one-node cluster never evicts; leaving it, every node
-//    gets a fresh grace period.
+//    FullDisruption (no node Ready) at the eviction rate again (HealthyQPSFunc: a zone lost while
+//    others are not is evacuated) — unless every zone is fully disrupted ("master disruption
+//    mode"): the controller then stops tainting and takes the taints off every node, so a one-node
+//    cluster never evicts; leaving it, every node gets a fresh grace period. Each zone has its own
+//    tainter; Go's map order over the zones is a seeded shuffle (one zone draws nothing).
 //  A node whose Unknown the apiserver refuses (down) is skipped for the pass: not counted, no pod
 //  marked or evicted ("Update health of Node from Controller error, Skipping").
 // The taint eviction controller (taint-eviction.ts) evicts the pods the taints ask it to.
 // Nodes other than the simulated one are `healthyNodes` that always heartbeat (no pods).
-import type { Engine, Process, Proc, Timer } from '../../engine/index.js';
+import type { Engine, Process, Proc, Rng, Timer } from '../../engine/index.js';
 import type { ApiServer } from '../../apiserver/index.js';
 import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type ConditionStatus, type NodeReadyCondition } from '../../model/node.js';
 import type { Pod, PodCondition } from '../../model/pod.js';
@@ -50,6 +53,8 @@ export interface NodeLifecycleOptions {
   healthyNodes: readonly string[];
   disruptionConditions: boolean;
   evictionRates: EvictionRates;
+  /** Go's map order over the zones (zoneStates, zoneNoExecuteTainter). */
+  rng: Rng;
 }
 
 /** The tainter's rates: kube-controller-manager's --node-eviction-rate (0.1),
@@ -62,7 +67,7 @@ export interface EvictionRates {
   unhealthyZoneThreshold: number;
 }
 
-/** ZoneState (the kss nodes carry no zone label: the cluster is one zone). */
+/** ZoneState */
 type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
 interface NodeHealth {
@@ -73,17 +78,17 @@ interface NodeHealth {
 
 export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
-  /** zoneNoExecuteTainter: nodes waiting for their NoExecute taint, behind the zone's limiter. */
-  private readonly tainter: RateLimitedTimedQueue;
+  /** zoneNoExecuteTainter: per zone, the nodes waiting for their NoExecute taint, behind the
+   *  zone's limiter (made with a zone's first node: addPodEvictorForNewZone). */
+  private readonly tainters = new Map<string, RateLimitedTimedQueue>();
   /** The tainter pass scheduled (doNoExecuteTaintingPass; only when it can act) and its instant. */
   private tainterTimer: Timer | null = null;
   private tainterAtMs = -1;
-  /** zoneStates[""]; undefined: a zone no node was counted in (forgotten until seen again). */
-  private zoneState: ZoneState | undefined;
+  /** zoneStates: a zone no node was counted in is forgotten until seen again. */
+  private readonly zoneStates = new Map<string, ZoneState>();
   private readonly eviction: TaintEviction;
 
   constructor(private readonly o: NodeLifecycleOptions) {
-    this.tainter = new RateLimitedTimedQueue(o.evictionRates.nodeEvictionRate);
     this.eviction = new TaintEviction({ engine: o.engine, clock: o.clock, apiserver: o.apiserver, tracer: o.tracer, disruptionConditions: o.disruptionConditions });
     const now = o.clock.now();
     for (const name of o.healthyNodes) o.apiserver.nodes.register(name, { status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: now, lastTransitionTime: now });
@@ -123,17 +128,44 @@ export class NodeLifecycleController {
    *  whose health update fails is skipped ("no pods will be evicted") and not counted. */
   private monitorNodeHealth(): void {
     const names = this.o.apiserver.nodes.names();
-    const zone: ConditionStatus[] = [];
+    const zones = new Map<string, ConditionStatus[]>();
     for (const name of names) {
       if (this.o.healthyNodes.includes(name)) this.heartbeatHealthy(name);
+      const zone = this.zoneOf(name);
+      this.addPodEvictorForNewZone(zone);
       const health = this.tryUpdateNodeHealth(name);
       if (health === undefined) continue;
       const { observed, current } = health;
-      zone.push(current.status);
+      let inZone = zones.get(zone);
+      if (inZone === undefined) zones.set(zone, (inZone = []));
+      inZone.push(current.status);
       this.processTaintBaseEviction(name, observed);
       if (current.status !== 'True' && observed.status === 'True') this.markPodsNotReady(name);
     }
-    this.handleDisruption(zone, names);
+    this.handleDisruption(zones, names);
+  }
+
+  private zoneOf(name: string): string {
+    return this.o.apiserver.nodes.node(name)?.zone ?? '';
+  }
+
+  /** addPodEvictorForNewZone: a zone's tainter at the eviction rate, and its state Initial. */
+  private addPodEvictorForNewZone(zone: string): void {
+    if (this.zoneStates.has(zone) && this.tainters.has(zone)) return;
+    if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
+    if (!this.tainters.has(zone)) this.tainters.set(zone, new RateLimitedTimedQueue(this.o.evictionRates.nodeEvictionRate));
+  }
+
+  private tainterOf(name: string): RateLimitedTimedQueue {
+    const zone = this.zoneOf(name);
+    this.addPodEvictorForNewZone(zone);
+    return this.tainters.get(zone)!;
+  }
+
+  /** Go's order over a map's keys: sorted, then a seeded shuffle (none for one key). */
+  private mapOrder(keys: Iterable<string>): string[] {
+    const sorted = [...keys].sort();
+    return sorted.length < 2 ? sorted : this.o.rng.shuffle(sorted);
   }
 
   /** ComputeZoneState: FullDisruption with no node Ready, PartialDisruption with more than two
@@ -146,47 +178,64 @@ export class NodeLifecycleController {
     return 'Normal';
   }
 
-  /** handleDisruption for the one zone: entering full disruption ("master disruption mode") takes
-   *  the taints off every node and stops the tainter; leaving it gives every node a fresh grace
-   *  (probe time now) and the new state's rate; any other change of state sets its rate. */
-  private handleDisruption(zone: readonly ConditionStatus[], names: readonly string[]): void {
-    if (zone.length === 0) {
-      this.zoneState = undefined;
-      return;
-    }
+  /** handleDisruption: each zone's new state. Every zone fully disrupted ("master disruption
+   *  mode"): the taints come off every node and every tainter stops; leaving it, every node gets a
+   *  fresh grace (probe time now) and every zone its state's rate; else each zone whose state
+   *  changed gets its rate. A zone no node was counted in is forgotten. */
+  private handleDisruption(zones: ReadonlyMap<string, readonly ConditionStatus[]>, names: readonly string[]): void {
     const log = (msg: string, fields?: Record<string, unknown>) => this.o.tracer.log('info', msg, undefined, { ...fields, ...CONTROLLER });
-    if (this.zoneState === undefined) this.zoneState = 'Initial'; // (Setting initial state for unseen zone)
-    const next = this.computeZoneState(zone);
-    const allAre = next === 'FullDisruption';
-    const allWere = this.zoneState === 'FullDisruption';
+    const next = new Map<string, ZoneState>();
+    let allAre = true;
+    for (const [zone, conditions] of zones) {
+      const state = this.computeZoneState(conditions);
+      if (state !== 'FullDisruption') allAre = false;
+      next.set(zone, state);
+      if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial'); // (Setting initial state for unseen zone)
+    }
+    let allWere = true;
+    for (const [zone, state] of [...this.zoneStates]) {
+      if (!zones.has(zone)) this.zoneStates.delete(zone);
+      else if (state !== 'FullDisruption') allWere = false;
+    }
     if (allAre && allWere) return;
     const now = this.o.engine.nowMs;
+    const order = this.mapOrder(this.zoneStates.keys());
     if (allAre) {
       log('Controller detected that all Nodes are not-Ready. Entering master disruption mode');
       for (const name of names) this.markNodeAsReachable(name);
-      this.tainter.swapLimiter(0, now);
+      for (const zone of order) {
+        this.tainters.get(zone)!.swapLimiter(0, now);
+        this.zoneStates.set(zone, 'FullDisruption');
+      }
     } else if (allWere) {
       log('Controller detected that some Nodes are Ready. Exiting master disruption mode');
       for (const name of names) {
         const h = this.health.get(name);
         if (h !== undefined) h.probeMs = now;
       }
-      this.setLimiterInZone(zone.length, next);
-    } else if (this.zoneState !== next) {
-      log('Controller detected that zone is now in new state', { zone: '', newState: next });
-      this.setLimiterInZone(zone.length, next);
+      for (const zone of order) {
+        this.setLimiterInZone(zone, zones.get(zone)!.length, next.get(zone)!);
+        this.zoneStates.set(zone, next.get(zone)!);
+      }
+    } else {
+      for (const zone of order) {
+        const state = next.get(zone)!;
+        if (this.zoneStates.get(zone) === state) continue;
+        log('Controller detected that zone is now in new state', { zone, newState: state });
+        this.setLimiterInZone(zone, zones.get(zone)!.length, state);
+        this.zoneStates.set(zone, state);
+      }
     }
-    this.zoneState = next;
     this.armTainter();
   }
 
   /** setLimiterInZone: Normal and FullDisruption (HealthyQPSFunc) at nodeEvictionRate;
    *  PartialDisruption (ReducedQPSFunc) at secondaryNodeEvictionRate above
    *  largeClusterSizeThreshold nodes, else 0. */
-  private setLimiterInZone(zoneSize: number, state: ZoneState): void {
+  private setLimiterInZone(zone: string, zoneSize: number, state: ZoneState): void {
     const r = this.o.evictionRates;
     const qps = state === 'PartialDisruption' ? (zoneSize > r.largeClusterSizeThreshold ? r.secondaryNodeEvictionRate : 0) : r.nodeEvictionRate;
-    this.tainter.swapLimiter(qps, this.o.engine.nowMs);
+    this.tainters.get(zone)!.swapLimiter(qps, this.o.engine.nowMs);
   }
 
   /** The other nodes' kubelets post their heartbeats (not simulated: always on time). */
@@ -244,8 +293,9 @@ export class NodeLifecycleController {
 
   /** markNodeForTainting: queue the node (again, behind the others, when its taint is not on). */
   private markNodeForTainting(name: string, taint: string): boolean {
-    if (!this.hasNoExecuteTaint(name, taint)) this.tainter.remove(name);
-    return this.tainter.add(name, this.o.engine.nowMs);
+    const tainter = this.tainterOf(name);
+    if (!this.hasNoExecuteTaint(name, taint)) tainter.remove(name);
+    return tainter.add(name, this.o.engine.nowMs);
   }
 
   /** taintutils.TaintExists for the NoExecute taint of that key. */
@@ -258,7 +308,11 @@ export class NodeLifecycleController {
    *  taints a queued node as its Ready condition is then (not-ready for False, unreachable for
    *  Unknown; a node gone or Ready again is dropped); a write the apiserver refuses is tried again. */
   private armTainter(): void {
-    const t = this.tainter.nextTryMs();
+    let t: number | undefined;
+    for (const tainter of this.tainters.values()) {
+      const next = tainter.nextTryMs();
+      if (next !== undefined && (t === undefined || next < t)) t = next;
+    }
     if (t === undefined) return;
     const now = this.o.engine.nowMs;
     const at = Math.max(now - (now % NODE_EVICTION_PERIOD_MS) + NODE_EVICTION_PERIOD_MS, Math.ceil(t / NODE_EVICTION_PERIOD_MS) * NODE_EVICTION_PERIOD_MS);
@@ -267,12 +321,14 @@ export class NodeLifecycleController {
     this.tainterAtMs = at;
     this.tainterTimer = this.o.engine.at(at, () => {
       this.tainterTimer = null;
-      this.tainter.try(this.o.engine.nowMs, (name) => {
-        const status = this.o.apiserver.nodes.node(name)?.ready.status;
-        if (status !== 'False' && status !== 'Unknown') return true;
-        const [add, opposite] = noExecuteTaintFor(status);
-        return this.swapTaint(name, add, opposite);
-      });
+      for (const zone of this.mapOrder(this.tainters.keys())) {
+        this.tainters.get(zone)!.try(this.o.engine.nowMs, (name) => {
+          const status = this.o.apiserver.nodes.node(name)?.ready.status;
+          if (status !== 'False' && status !== 'Unknown') return true;
+          const [add, opposite] = noExecuteTaintFor(status);
+          return this.swapTaint(name, add, opposite);
+        });
+      }
       this.armTainter();
     });
   }
@@ -293,7 +349,7 @@ export class NodeLifecycleController {
   private markNodeAsReachable(name: string): void {
     const nodes = this.o.apiserver.nodes;
     if (this.o.apiserver.down) return;
-    this.tainter.remove(name);
+    this.tainterOf(name).remove(name);
     const a = nodes.removeTaint(name, TAINT_NODE_UNREACHABLE, 'NoExecute', 'controller');
     const b = nodes.removeTaint(name, TAINT_NODE_NOT_READY, 'NoExecute', 'controller');
     if (a || b) this.taintsChanged(name);
