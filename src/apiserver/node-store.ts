@@ -12,6 +12,10 @@ export class NodeStore {
   private readonly nodes = new Map<string, NodeObject>();
   /** Each node's lease renewTime, virtual ms. */
   private readonly leases = new Map<string, number>();
+  /** Each node's zone as first registered (a node deleted and registered again keeps its labels). */
+  private readonly zones = new Map<string, string>();
+  /** Told of every change of a node's taints or its deletion (the controllers' node informer). */
+  private readonly listeners: Array<(name: string, actor: Actor) => void> = [];
 
   constructor(
     private readonly clock: VClock,
@@ -21,9 +25,34 @@ export class NodeStore {
 
   /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given, in its
    *  zone (zoneKey of its labels). */
-  register(name: string, ready: NodeReadyCondition, zone = ''): void {
+  register(name: string, ready: NodeReadyCondition, zone?: string): void {
     if (this.nodes.has(name)) return;
-    this.nodes.set(name, { name, ready, taints: [], zone });
+    if (!this.zones.has(name)) this.zones.set(name, zone ?? '');
+    this.nodes.set(name, { name, ready, taints: [], zone: this.zones.get(name)! });
+  }
+
+  /** DELETE nodes/{name} (a user, or the cloud node controller for a VM gone): the Node goes, and
+   *  its Lease with it (the garbage collector follows the Lease's owner reference to the Node);
+   *  whether it was there. */
+  deleteNode(name: string, actor: Actor): boolean {
+    if (!this.nodes.delete(name)) return false;
+    this.leases.delete(name);
+    this.tracer.emit({ type: 'node.deleted', actor, node: name });
+    this.changed(name, actor);
+    return true;
+  }
+
+  /** Be told of each change of a node's taints, and of its deletion: the node's name and who. */
+  onNodeChange(fn: (name: string, actor: Actor) => void): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  private changed(name: string, actor: Actor): void {
+    for (const fn of this.listeners.slice()) fn(name, actor);
   }
 
   /** The stored node (informer read: never refused, not traced). */
@@ -101,6 +130,7 @@ export class NodeStore {
     const added: Taint = { ...taint, timeAdded: this.clock.now() };
     this.nodes.set(name, { ...cur, taints: [...cur.taints, added] });
     this.tracer.emit({ type: 'node.taint', actor, node: name, key: taint.key, effect: taint.effect, added: true });
+    this.changed(name, actor);
     return added;
   }
 
@@ -112,6 +142,7 @@ export class NodeStore {
     if (taints.length === cur.taints.length) return false;
     this.nodes.set(name, { ...cur, taints });
     this.tracer.emit({ type: 'node.taint', actor, node: name, key, effect, added: false });
+    this.changed(name, actor);
     return true;
   }
 

@@ -120,6 +120,13 @@ export abstract class PodStore {
     return [...(this.keysByNode.get(nodeName) ?? [])].sort().map((k) => this.pods.get(k)!);
   }
 
+  /** The nodes some stored object is bound to (spec.nodeName), sorted. */
+  boundNodeNames(): string[] {
+    const out: string[] = [];
+    for (const [node, keys] of this.keysByNode) if (node !== '' && keys.size > 0) out.push(node);
+    return out.sort();
+  }
+
   /** The stored object now, if any (no trace, works while down). */
   peek(namespace: string, name: string): Pod | undefined {
     return this.pods.get(`${namespace}/${name}`);

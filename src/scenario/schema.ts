@@ -6,26 +6,12 @@
 import { FIX_NAMES } from '../model/fixes.js';
 import { z } from 'zod';
 import {
-  dnsLabel,
-  dnsSubdomain,
-  labelValue,
-  duration,
-  durationOr,
-  instant,
-  MAX_SECONDS,
-  latency,
-  podRef,
-  positiveDuration,
-  range,
-  Refusal,
-  status,
-  value,
-  VERBS,
-  YEAR_1000,
-  YEAR_9000,
+  dnsLabel, dnsSubdomain, labelValue, duration, durationOr, instant, MAX_SECONDS, latency, podRef,
+  positiveDuration, range, Refusal, status, value, VERBS, YEAR_1000, YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
 import { apiserver } from './schema-apiserver.js';
+import { NODE_OBJECT_ACTIONS } from './schema-node-actions.js';
 import { EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
 
@@ -91,10 +77,10 @@ const pod = z.looseObject({
 const verb = z.enum(VERBS);
 const containerName = z.string().min(1);
 const act = <T extends z.ZodType>(s: T, f: (v: z.output<T>) => StepAction) => s.transform(f);
-/** An action without fields: `partition: {}` or `partition:`. */
 /** `node:` on a node-level action: which node's kubelet, runtime or link (default: the pod's node,
  *  else the default node; spec.nodes). */
 const node = dnsSubdomain.optional().meta({ description: "the node this acts on (spec.nodes); default: the pod's node, else the default node" });
+/** An action without fields but `node`: `partition: {}` or `partition:`. */
 const bare = (action: 'partition' | 'repair') => act(z.strictObject({ node }).nullable(), (v) => ({ action, node: v?.node }));
 const downFor = z.strictObject({ downFor: duration.optional() }).nullable();
 const podOnly = z.strictObject({ pod: podRef });
@@ -213,6 +199,7 @@ export const ACTIONS = {
     (v) => ({ action: 'setDeletionSafety', ...v }),
   ),
   setApiStatusVersion: act(z.strictObject({ pod: podRef, version: z.int().min(0) }), (v) => ({ action: 'setApiStatusVersion', ...v })),
+  ...NODE_OBJECT_ACTIONS,
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */

@@ -5,6 +5,7 @@ import { normalizePodRef } from '../model/pod.js';
 import { parseDuration } from '../model/time.js';
 import { clip, suggest, type Draft, type PathSeg } from './issues.js';
 import { ACTIONS, ASSERTIONS, NODE_ACTIONS } from './schema.js';
+import { NODE_OBJECT_ACTION_NAMES } from './schema-node-actions.js';
 import { checkNodes, nodeNames } from './semantics-nodes.js';
 import { DEFAULT_PRIORITY_LEVELS, MAX_HASH_BITS, requiredEntropyBits } from '../model/apf-levels.js';
 
@@ -210,6 +211,8 @@ function checkTimeline(spec: Obj, runtime: string, { ref, containerOf }: Refs, a
       const ap = [...path, a];
       if (NODE_ACTIONS.has(a) && runtime === 'none')
         out.push({ code: 'INVALID_VALUE', message: `\`${a}\` acts on the node's runtime, so it needs spec.kubelet.runtime: simulated`, path: ap, atKey: true });
+      if (NODE_OBJECT_ACTION_NAMES.has(a) && spec.nodeLifecycle == null)
+        out.push({ code: 'INVALID_VALUE', message: `\`${a}\` acts on the Node object, which exists only with the node lifecycle: add \`nodeLifecycle: {}\` to spec`, path: ap, atKey: true });
       if (!f) continue;
       const pods = 'pod' in f ? ref(f.pod, [...ap, 'pod']) : [];
       if ('container' in f) containerOf(pods, f.container, [...ap, 'container'], STATUS_MANAGER_CALLS[a]);

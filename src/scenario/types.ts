@@ -113,6 +113,9 @@ export type StepAction =
   | { action: 'repair' }
   | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number; retryAfter?: number }
   | { action: 'latency'; latency: Latency }
+  | { action: 'taintNode'; key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
+  | { action: 'untaintNode'; key: string; effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
+  | { action: 'deleteNode' }
   | { action: 'createMirror'; pod: string }
   | { action: 'deleteMirror'; pod: string }
   | { action: 'exit'; pod: string; container: string; code: number; reason?: string; message?: string }

@@ -1,11 +1,12 @@
 // The node lifecycle in the world (spec.nodeLifecycle): the kubelets' nodes are registered Ready
 // before the kubelets start, the cluster's other (healthy, simulated-free) nodes beside them, and the node lifecycle
-// controller runs in the control plane; each kubelet incarnation runs its heartbeats (the Lease
+// controller and the pod garbage collector (PodGC) run in the control plane; each kubelet incarnation runs its heartbeats (the Lease
 // controller and the node status loop) over the network through a heartbeat client of its own.
 import { Channel, type Engine, type Process } from '../engine/index.js';
 import type { ApiServer } from '../apiserver/index.js';
 import { NodeLifecycleController } from '../controller/nodelifecycle/node-lifecycle-controller.js';
 import { LeaderElection } from '../controller/leader-election.js';
+import { PodGC } from '../controller/podgc/gc-controller.js';
 import { leaseController } from '../kubelet/nodelease/controller.js';
 import { kubeletReady, nodeStatusLoop, syncNodeStatus, type NodeStatusOptions } from '../kubelet/node-status.js';
 import type { Node } from '../kubelet/node/index.js';
@@ -34,6 +35,7 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
   for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined), zones.get(site.config.nodeName) ?? '');
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
   const mapOrder = h.engine.rng.fork('kube-controller-manager/node-lifecycle');
+  const podGCOrder = h.engine.rng.fork('kube-controller-manager/podgc');
   const controller = () =>
     new NodeLifecycleController({
       engine: h.engine,
@@ -55,7 +57,9 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
     run: (restarted) => {
       const c = controller();
       c.start(restarted);
-      return c;
+      const gc = new PodGC({ engine: h.engine, clock: h.clock, apiserver: h.apiserver, tracer, rng: podGCOrder, current: h.config.statusManager === 'current' });
+      gc.start();
+      return { stop: () => (c.stop(), gc.stop()) };
     },
   });
   h.apiserver.onAvailability((down) => election.availability(down));
@@ -69,6 +73,9 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
 export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string, node: Node | null): Process[] {
   // the heartbeat client: rate limiting disabled (QPS -1)
   const nodeName = h.config.nodeName;
+  // registerWithAPIServer: a restarted kubelet whose Node was deleted creates it again (a running
+  // one never does: its registration completed once)
+  if (h.apiserver.nodes.node(nodeName) === undefined) h.apiserver.nodes.register(nodeName, kubeletReady(h.clock.now(), undefined));
   const client = new NetworkClient(h.network, group, { qps: 0, user: `system:node:${nodeName}` });
   const status: NodeStatusOptions = {
     client,

@@ -38,6 +38,9 @@ import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import { CONTROLLER, TaintEviction } from './taint-eviction.js';
 import { RateLimitedTimedQueue } from './rate-limited-queue.js';
+import { computeZoneState, zoneEvictionQps, type EvictionRates, type ZoneState } from './zones.js';
+
+export type { EvictionRates } from './zones.js';
 
 /** scheduler.NodeEvictionPeriod */
 export const NODE_EVICTION_PERIOD_MS = 100;
@@ -56,19 +59,6 @@ export interface NodeLifecycleOptions {
   /** Go's map order over the zones (zoneStates, zoneNoExecuteTainter). */
   rng: Rng;
 }
-
-/** The tainter's rates: kube-controller-manager's --node-eviction-rate (0.1),
- *  --secondary-node-eviction-rate (0.01), --large-cluster-size-threshold (50) and
- *  --unhealthy-zone-threshold (0.55). */
-export interface EvictionRates {
-  nodeEvictionRate: number;
-  secondaryNodeEvictionRate: number;
-  largeClusterSizeThreshold: number;
-  unhealthyZoneThreshold: number;
-}
-
-/** ZoneState */
-type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
 interface NodeHealth {
   probeMs: number;
@@ -101,7 +91,9 @@ export class NodeLifecycleController {
    *  restarted (a new process taking over): its taint eviction processes every node's taints first. */
   start(restarted = false): Process {
     if (restarted) for (const name of this.o.apiserver.nodes.names()) if (this.o.apiserver.nodes.node(name)!.taints.length > 0) this.taintsChanged(name);
-    this.unwatch = this.o.apiserver.watch((e) => this.eviction.podUpdated(e.type, e.object));
+    const unwatchPods = this.o.apiserver.watch((e) => this.eviction.podUpdated(e.type, e.object));
+    const unwatchNodes = this.o.apiserver.nodes.onNodeChange((name, actor) => this.nodeChanged(name, actor));
+    this.unwatch = () => (unwatchPods(), unwatchNodes());
     this.proc = this.o.engine.spawn('node-lifecycle-controller', this.monitorLoop(), 'controller');
     return this.proc;
   }
@@ -115,6 +107,19 @@ export class NodeLifecycleController {
     this.tainterTimer?.cancel();
     this.tainterTimer = null;
     this.eviction.stop();
+  }
+
+  /** The node informer's update or delete from another writer (a user's taint, the Node deleted):
+   *  taint eviction processes the node's taints; a node gone is forgotten (its health, its place in
+   *  the tainter) — the evictions already scheduled stay, as upstream's do. */
+  private nodeChanged(name: string, actor: string): void {
+    if (actor === 'controller') return; // (its own changes: taintsChanged, at once)
+    if (this.o.apiserver.nodes.node(name) !== undefined) {
+      this.taintsChanged(name);
+      return;
+    }
+    this.health.delete(name);
+    for (const tainter of this.tainters.values()) tainter.remove(name);
   }
 
   private *monitorLoop(): Proc<void> {
@@ -168,16 +173,6 @@ export class NodeLifecycleController {
     return sorted.length < 2 ? sorted : this.o.rng.shuffle(sorted);
   }
 
-  /** ComputeZoneState: FullDisruption with no node Ready, PartialDisruption with more than two
-   *  not Ready and at least unhealthyZoneThreshold of them, else Normal. */
-  private computeZoneState(zone: readonly ConditionStatus[]): ZoneState {
-    const ready = zone.filter((c) => c === 'True').length;
-    const notReady = zone.length - ready;
-    if (ready === 0 && notReady > 0) return 'FullDisruption';
-    if (notReady > 2 && notReady / zone.length >= this.o.evictionRates.unhealthyZoneThreshold) return 'PartialDisruption';
-    return 'Normal';
-  }
-
   /** handleDisruption: each zone's new state. Every zone fully disrupted ("master disruption
    *  mode"): the taints come off every node and every tainter stops; leaving it, every node gets a
    *  fresh grace (probe time now) and every zone its state's rate; else each zone whose state
@@ -187,7 +182,7 @@ export class NodeLifecycleController {
     const next = new Map<string, ZoneState>();
     let allAre = true;
     for (const [zone, conditions] of zones) {
-      const state = this.computeZoneState(conditions);
+      const state = computeZoneState(conditions, this.o.evictionRates.unhealthyZoneThreshold);
       if (state !== 'FullDisruption') allAre = false;
       next.set(zone, state);
       if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial'); // (Setting initial state for unseen zone)
@@ -229,13 +224,9 @@ export class NodeLifecycleController {
     this.armTainter();
   }
 
-  /** setLimiterInZone: Normal and FullDisruption (HealthyQPSFunc) at nodeEvictionRate;
-   *  PartialDisruption (ReducedQPSFunc) at secondaryNodeEvictionRate above
-   *  largeClusterSizeThreshold nodes, else 0. */
+  /** setLimiterInZone */
   private setLimiterInZone(zone: string, zoneSize: number, state: ZoneState): void {
-    const r = this.o.evictionRates;
-    const qps = state === 'PartialDisruption' ? (zoneSize > r.largeClusterSizeThreshold ? r.secondaryNodeEvictionRate : 0) : r.nodeEvictionRate;
-    this.tainters.get(zone)!.swapLimiter(qps, this.o.engine.nowMs);
+    this.tainters.get(zone)!.swapLimiter(zoneEvictionQps(this.o.evictionRates, zoneSize, state), this.o.engine.nowMs);
   }
 
   /** The other nodes' kubelets post their heartbeats (not simulated: always on time). */

@@ -16,6 +16,8 @@ import type { KubeletIncarnation } from '../kubelet-lifecycle.js';
 export class StepError extends Error {}
 
 export interface StepContext {
+  /** The node this step runs on (its name: the Node object's). */
+  readonly name: string;
   readonly scenario: Scenario;
   readonly engine: Engine;
   readonly clock: VClock;

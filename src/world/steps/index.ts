@@ -9,15 +9,16 @@ import type { StepContext, StepHandler, StepHandlers, StepName } from './context
 import { kubeletSteps } from './kubelet-steps.js';
 import { networkSteps } from './network-steps.js';
 import { nodeSteps } from './node-steps.js';
+import { nodeObjectSteps } from './node-object-steps.js';
 import { statusSteps } from './status-steps.js';
 
 export { StepError, type StepContext } from './context.js';
 export { mirrorOf } from './apiserver-steps.js';
 
 /** The parts of the table, by the part of the world they act on (each action in exactly one). */
-export const STEP_GROUPS = { apiserver: apiserverSteps, network: networkSteps, node: nodeSteps, kubelet: kubeletSteps, status: statusSteps, faults: faultSteps, source: sourceSteps } as const;
+export const STEP_GROUPS = { apiserver: apiserverSteps, network: networkSteps, node: nodeSteps, nodeObject: nodeObjectSteps, kubelet: kubeletSteps, status: statusSteps, faults: faultSteps, source: sourceSteps } as const;
 
-export const STEP_HANDLERS: StepHandlers<StepName> = { ...apiserverSteps, ...networkSteps, ...nodeSteps, ...kubeletSteps, ...statusSteps, ...faultSteps, ...sourceSteps };
+export const STEP_HANDLERS: StepHandlers<StepName> = { ...apiserverSteps, ...networkSteps, ...nodeSteps, ...nodeObjectSteps, ...kubeletSteps, ...statusSteps, ...faultSteps, ...sourceSteps };
 
 /** Run one step's handler (the table is consulted once per timeline step: not a hot path). */
 export function applyStep(w: StepContext, step: Step): void {

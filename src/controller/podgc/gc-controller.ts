@@ -1,0 +1,165 @@
+// pkg/controller/podgc/gc_controller.go: kube-controller-manager's pod garbage collector, as far as
+// a pod's status is concerned. At start and every gcCheckPeriod (20 s) after (wait.UntilWithContext),
+// from its informers' view of the pods and nodes:
+//  - gcTerminating (v1.24+, NodeOutOfServiceVolumeDetach; current): a terminating pod (deletionTimestamp
+//    set) on a node that is not Ready and carries the `node.kubernetes.io/out-of-service` taint
+//    (non-graceful node shutdown: an operator's taint on a node known to be down) is force-deleted;
+//  - gcOrphaned: a pod bound to a node that no longer exists puts that node in quarantine
+//    (quarantineTime, 40 s: a delaying queue, so the earliest wait counts); a pass after it, a node
+//    still gone (checked with a GET: an error leaves it for a later pass) has its pods force-deleted,
+//    each with DisruptionTarget DeletionByPodGC "PodGC: node no longer exists".
+// Force-deleting (markFailedAndDeletePodWithCondition, v1.26+; current): a pod not yet Succeeded or
+// Failed is first patched to phase Failed (and the condition, through PatchPodStatus with its UID as
+// precondition) — it may be running on a node nobody hears from — then deleted with grace 0. Before
+// (classic v1.20, transitional v1.23) it is only deleted with grace 0. gcTerminated (the
+// --terminated-pod-gc-threshold of 12500 terminated pods) and gcUnscheduledTerminating (kss pods are
+// always bound) are not modelled. Go's lister order is random: the pods are taken in a seeded order.
+import type { Engine, Process, Proc, Rng } from '../../engine/index.js';
+import type { ApiServer } from '../../apiserver/index.js';
+import { isPodPhaseTerminal, podKey, type Pod, type PodCondition, type PodStatus } from '../../model/pod.js';
+import type { VClock } from '../../model/time.js';
+import type { Tracer } from '../../model/trace.js';
+import { CONTROLLER } from '../nodelifecycle/taint-eviction.js';
+
+/** gcCheckPeriod */
+export const POD_GC_CHECK_PERIOD_MS = 20_000;
+/** quarantineTime */
+export const POD_GC_QUARANTINE_MS = 40_000;
+/** v1.TaintNodeOutOfService */
+export const TAINT_NODE_OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
+
+export interface PodGCOptions {
+  engine: Engine;
+  clock: VClock;
+  apiserver: ApiServer;
+  tracer: Tracer;
+  rng: Rng;
+  /** gcTerminating (v1.24+) and markFailed before the delete (v1.26+): the current generation. */
+  current: boolean;
+}
+
+export class PodGC {
+  private proc: Process | null = null;
+  /** nodeQueue: each quarantined node and the instant it is ready. */
+  private readonly quarantine = new Map<string, number>();
+
+  constructor(private readonly o: PodGCOptions) {}
+
+  start(): Process {
+    this.proc = this.o.engine.spawn('pod-gc-controller', this.loop(), 'controller');
+    return this.proc;
+  }
+
+  stop(): void {
+    if (this.proc !== null) this.o.engine.kill(this.proc);
+    this.proc = null;
+  }
+
+  private *loop(): Proc<void> {
+    for (;;) {
+      this.gc();
+      yield POD_GC_CHECK_PERIOD_MS;
+    }
+  }
+
+  /** gc: from the informers' view (no list of every pod: only the pods of the nodes concerned,
+   *  through the apiserver's index by spec.nodeName). */
+  private gc(): void {
+    if (this.o.current) this.gcTerminating();
+    this.gcOrphaned();
+  }
+
+  /** gcTerminating: terminating pods on out-of-service nodes that are not Ready, in
+   *  byEvictionAndCreationTimestamp order. */
+  private gcTerminating(): void {
+    const { apiserver } = this.o;
+    const doomed: Pod[] = [];
+    for (const name of apiserver.nodes.names()) {
+      const node = apiserver.nodes.node(name)!;
+      if (node.ready.status === 'True' || !node.taints.some((t) => t.key === TAINT_NODE_OUT_OF_SERVICE)) continue;
+      for (const p of apiserver.listOnNode(name)) if (p.metadata?.deletionTimestamp) doomed.push(p);
+    }
+    if (doomed.length === 0) return;
+    this.log('V4', 'Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service', { numPods: doomed.length });
+    for (const pod of doomed.sort(byEvictionAndCreationTimestamp)) this.markFailedAndDelete(pod, 'terminating-out-of-service');
+  }
+
+  /** gcOrphaned: quarantine the missing nodes of bound pods; force-delete the pods of those still
+   *  gone once their quarantine is over. */
+  private gcOrphaned(): void {
+    const { apiserver } = this.o;
+    const now = this.o.engine.nowMs;
+    for (const name of apiserver.boundNodeNames()) {
+      if (apiserver.nodes.node(name) !== undefined) continue;
+      const at = now + POD_GC_QUARANTINE_MS;
+      const queued = this.quarantine.get(name);
+      if (queued === undefined || at < queued) this.quarantine.set(name, at);
+    }
+    const orphans: Pod[] = [];
+    for (const [name, readyAt] of [...this.quarantine]) {
+      if (readyAt > now) continue;
+      this.quarantine.delete(name);
+      if (apiserver.nodes.node(name) !== undefined) continue;
+      if (apiserver.down) { // checkIfNodeExists: the GET fails; a later pass finds the node again
+        this.log('error', 'Error while getting node', { node: name });
+        continue;
+      }
+      orphans.push(...apiserver.listOnNode(name));
+    }
+    for (const pod of this.seeded(orphans)) {
+      this.log('V2', 'Found orphaned Pod assigned to the Node, deleting', { pod: podKey(pod), node: pod.spec?.nodeName });
+      if (this.markFailedAndDelete(pod, 'orphaned', { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' })) {
+        this.log('info', 'Forced deletion of orphaned Pod succeeded', { pod: podKey(pod) });
+      }
+    }
+  }
+
+  /** markFailedAndDeletePodWithCondition; whether the delete went through. */
+  private markFailedAndDelete(pod: Pod, reason: 'orphaned' | 'terminating-out-of-service', condition?: PodCondition): boolean {
+    const { apiserver, tracer } = this.o;
+    const key = podKey(pod);
+    const [ns, name] = [pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? ''];
+    const uid = pod.metadata?.uid ?? '';
+    tracer.emit({ type: 'controller.pod-gc', actor: 'controller', pod: key, uid, reason });
+    if (this.o.current) {
+      this.log('info', 'PodGC is force deleting Pod', { pod: key });
+      if (!isPodPhaseTerminal(pod.status?.phase)) {
+        const status: PodStatus = { phase: 'Failed' };
+        if (condition !== undefined) status.conditions = [this.updatePodCondition(pod, condition)];
+        const r = apiserver.patchStatus(ns, name, { metadata: { uid }, status }, 'controller');
+        if (!r.ok) return false;
+      }
+    }
+    return apiserver.delete(ns, name, { gracePeriodSeconds: 0 }, 'controller').ok;
+  }
+
+  /** apipod.UpdatePodCondition: the transition time now, kept when the status does not change. */
+  private updatePodCondition(pod: Pod, c: PodCondition): PodCondition {
+    const old = pod.status?.conditions?.find((x) => x.type === c.type);
+    return { ...c, lastTransitionTime: old !== undefined && old.status === c.status ? old.lastTransitionTime : this.o.clock.now() };
+  }
+
+  /** The pods in the lister's (Go map) order: sorted by key, then a seeded shuffle (none for one). */
+  private seeded(pods: Pod[]): Pod[] {
+    if (pods.length < 2) return pods;
+    return this.o.rng.shuffle(pods.map((p) => [podKey(p), p] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]));
+  }
+
+  private log(level: 'info' | 'error' | 'V2' | 'V4', msg: string, fields: Record<string, unknown>): void {
+    this.o.tracer.log(level, msg, typeof fields.pod === 'string' ? fields.pod : undefined, { ...fields, ...CONTROLLER });
+  }
+}
+
+/** byEvictionAndCreationTimestamp: evicted pods (Failed, reason Evicted) first, then by creation
+ *  time, then by name. */
+function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
+  const ea = a.status?.phase === 'Failed' && a.status.reason === 'Evicted';
+  const eb = b.status?.phase === 'Failed' && b.status.reason === 'Evicted';
+  if (ea !== eb) return ea ? -1 : 1;
+  const ta = a.metadata?.creationTimestamp ?? '';
+  const tb = b.metadata?.creationTimestamp ?? '';
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  const na = a.metadata?.name ?? '';
+  const nb = b.metadata?.name ?? '';
+  return na < nb ? -1 : na > nb ? 1 : 0;
+}
