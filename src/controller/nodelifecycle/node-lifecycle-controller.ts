@@ -156,7 +156,6 @@ export class NodeLifecycleController {
 
   /** addPodEvictorForNewZone: a zone's tainter at the eviction rate, and its state Initial. */
   private addPodEvictorForNewZone(zone: string): void {
-    if (this.zoneStates.has(zone) && this.tainters.has(zone)) return;
     if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
     if (!this.tainters.has(zone)) this.tainters.set(zone, new RateLimitedTimedQueue(this.o.evictionRates.nodeEvictionRate));
   }
