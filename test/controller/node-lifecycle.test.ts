@@ -134,3 +134,49 @@ describe('the node lifecycle controller, in zones', () => {
     if (!l.ok) expect(l.issues[0]).toMatchObject({ path: 'spec.nodes[0].zone', line: 8, code: 'INVALID_VALUE' });
   });
 });
+
+describe('Node actions', () => {
+  const base = (steps: string) => `apiVersion: kss/v1alpha1
+kind: Scenario
+metadata: { name: taints }
+spec:
+  until: 30s
+  invariants: none
+  nodeLifecycle: { healthyNodes: 1 }
+  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: main, image: nginx }] }
+  timeline:
+${steps}
+`;
+  const runAll = (text: string) => {
+    const l = loadScenario(text, '<test>');
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    return runScenario(l.scenario, { seed: 1 });
+  };
+
+  it("taintNode's NoSchedule taint evicts nothing; untaintNode takes every effect of the key off", () => {
+    const r = runAll(base(`    - { at: 2s, taintNode: { key: example.com/k, effect: NoSchedule } }
+    - { at: 3s, taintNode: { key: example.com/k, value: v, effect: PreferNoSchedule } }
+    - { at: 5s, untaintNode: { key: example.com/k } }`));
+    expect(r.stepErrors).toEqual([]);
+    const taints = r.trace.filter((e) => e.type === 'node.taint').map((e) => [e.t, e.actor, e.effect, e.added]);
+    expect(taints).toEqual([[2000, 'user', 'NoSchedule', true], [3000, 'user', 'PreferNoSchedule', true], [5000, 'user', 'NoSchedule', false], [5000, 'user', 'PreferNoSchedule', false]]);
+    expect(r.trace.filter((e) => e.type === 'controller.evict')).toHaveLength(0);
+  });
+
+  it("a user's NoExecute taint evicts the pods that do not tolerate it", () => {
+    const r = runAll(base('    - { at: 2s, taintNode: { key: example.com/k, effect: NoExecute } }'));
+    expect(r.trace.filter((e) => e.type === 'controller.evict').map((e) => e.t)).toEqual([2000]);
+  });
+
+  it('a taint already there, a taint not there and a node already deleted are step errors', () => {
+    const r = runAll(base(`    - { at: 2s, taintNode: { key: example.com/k, effect: NoSchedule } }
+    - { at: 3s, taintNode: { key: example.com/k, effect: NoSchedule } }
+    - { at: 4s, untaintNode: { key: example.com/other } }
+    - { at: 5s, deleteNode: {} }
+    - { at: 6s, deleteNode: {} }`));
+    expect(r.stepErrors.map((e) => e.index)).toEqual([1, 2, 4]);
+    expect(r.stepErrors[2].message).toContain('nodes "node-a" not found');
+  });
+});
