@@ -1,6 +1,7 @@
 // The node lifecycle: tolerations as the DefaultTolerationSeconds admission plugin leaves them, and
 // the controller end to end (heartbeats stop ⇒ Ready=Unknown ⇒ pods NotReady ⇒ taint ⇒ eviction).
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { loadScenario } from '../../src/scenario/index.js';
 import { runScenario } from '../../src/world/run.js';
 import { DEFAULT_TOLERATION_SECONDS, TAINT_NODE_UNREACHABLE, toleratesTaint, tolerationsWithDefaults, zoneKey } from '../../src/model/node.js';
@@ -178,5 +179,22 @@ ${steps}
     - { at: 6s, deleteNode: {} }`));
     expect(r.stepErrors.map((e) => e.index)).toEqual([1, 2, 4]);
     expect(r.stepErrors[2].message).toContain('nodes "node-a" not found');
+  });
+});
+
+describe('the pod garbage collector', () => {
+  const file = 'scenarios/cluster/node-deleted-pods-collected-current.yaml';
+  const gcPatch = (text: string) => {
+    const l = loadScenario(text, file);
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    return runScenario(l.scenario, { seed: 1 }).trace.find((e) => e.type === 'api.patch' && e.actor === 'controller' && e.t === 120_000);
+  };
+
+  it('marks an orphaned pod Failed with DisruptionTarget DeletionByPodGC, and Failed alone with PodDisruptionConditions off', () => {
+    const text = readFileSync(file, 'utf8');
+    expect(gcPatch(text)?.wrote).toMatchObject({ phase: 'Failed', conditions: [{ type: 'DisruptionTarget', reason: 'DeletionByPodGC' }] });
+    const off = text.replace('  kubelet: { statusManager: current }', '  kubelet: { statusManager: current, featureGates: { PodDisruptionConditions: false } }');
+    expect(off).not.toBe(text);
+    expect(gcPatch(off)?.wrote).toEqual({ phase: 'Failed' });
   });
 });

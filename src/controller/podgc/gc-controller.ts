@@ -36,6 +36,9 @@ export interface PodGCOptions {
   rng: Rng;
   /** gcTerminating (v1.24+) and markFailed before the delete (v1.26+): the current generation. */
   current: boolean;
+  /** PodDisruptionConditions: the DisruptionTarget condition with the Failed phase (v1.31 marks
+   *  the phase without it when the gate is off, JobPodReplacementPolicy being on). */
+  disruptionConditions: boolean;
 }
 
 export class PodGC {
@@ -125,7 +128,7 @@ export class PodGC {
       this.log('info', 'PodGC is force deleting Pod', { pod: key });
       if (!isPodPhaseTerminal(pod.status?.phase)) {
         const status: PodStatus = { phase: 'Failed' };
-        if (condition !== undefined) status.conditions = [this.updatePodCondition(pod, condition)];
+        if (condition !== undefined && this.o.disruptionConditions) status.conditions = [this.updatePodCondition(pod, condition)];
         const r = apiserver.patchStatus(ns, name, { metadata: { uid }, status }, 'controller');
         if (!r.ok) return false;
       }
