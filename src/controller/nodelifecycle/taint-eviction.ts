@@ -11,7 +11,8 @@
 import type { Engine, Timer } from '../../engine/index.js';
 import type { ApiServer } from '../../apiserver/index.js';
 import { tolerationsWithDefaults, toleratesTaint, type Taint, type Toleration } from '../../model/node.js';
-import { podKey, type Pod, type PodCondition } from '../../model/pod.js';
+import { podKey, type Pod } from '../../model/pod.js';
+import { updatePodCondition } from '../pod-condition.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 
@@ -135,12 +136,9 @@ export class TaintEviction {
     if (pod === undefined) return;
     tracer.emit({ type: 'controller.evict', actor: 'controller', pod: key, uid: pod.metadata?.uid ?? '', reason: 'NoExecute taint' });
     if (this.o.disruptionConditions) {
-      // apipod.UpdatePodCondition: written only when it changes; the transition time kept while
-      // the status stays True
-      const old = pod.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
-      const dt: PodCondition = { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : clock.now() };
-      const same = old !== undefined && old.status === dt.status && old.reason === dt.reason && old.message === dt.message && old.lastTransitionTime === dt.lastTransitionTime;
-      if (!same) apiserver.externalPatch(ns, name, { conditions: [dt] }, 'controller'); // (conditions merge by type)
+      // written only when it changes; the transition time kept while the status stays True
+      const dt = updatePodCondition(pod, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' }, clock.now());
+      if (dt.changed) apiserver.externalPatch(ns, name, { conditions: [dt.condition] }, 'controller'); // (conditions merge by type)
     }
     apiserver.delete(ns, name, {}, 'controller');
   }

@@ -20,6 +20,7 @@ import { isPodPhaseTerminal, podKey, type Pod, type PodCondition, type PodStatus
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import { CONTROLLER } from '../nodelifecycle/taint-eviction.js';
+import { updatePodCondition } from '../pod-condition.js';
 
 /** gcCheckPeriod */
 export const POD_GC_CHECK_PERIOD_MS = 20_000;
@@ -128,18 +129,12 @@ export class PodGC {
       this.log('info', 'PodGC is force deleting Pod', { pod: key });
       if (!isPodPhaseTerminal(pod.status?.phase)) {
         const status: PodStatus = { phase: 'Failed' };
-        if (condition !== undefined && this.o.disruptionConditions) status.conditions = [this.updatePodCondition(pod, condition)];
+        if (condition !== undefined && this.o.disruptionConditions) status.conditions = [updatePodCondition(pod, condition, this.o.clock.now()).condition];
         const r = apiserver.patchStatus(ns, name, { metadata: { uid }, status }, 'controller');
         if (!r.ok) return false;
       }
     }
     return apiserver.delete(ns, name, { gracePeriodSeconds: 0 }, 'controller').ok;
-  }
-
-  /** apipod.UpdatePodCondition: the transition time now, kept when the status does not change. */
-  private updatePodCondition(pod: Pod, c: PodCondition): PodCondition {
-    const old = pod.status?.conditions?.find((x) => x.type === c.type);
-    return { ...c, lastTransitionTime: old !== undefined && old.status === c.status ? old.lastTransitionTime : this.o.clock.now() };
   }
 
   /** The pods in the lister's (Go map) order: sorted by key, then a seeded shuffle (none for one). */

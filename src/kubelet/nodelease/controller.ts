@@ -51,25 +51,22 @@ interface LeaseState {
 /** controller.sync */
 function* syncLease(o: LeaseControllerOptions, s: LeaseState): Proc<void> {
   if (s.latest) {
-    if (yield* retryUpdateLease(o, s)) return;
+    if (yield* retryUpdateLease(o)) return;
     o.tracer.log('info', `failed to update lease using latest lease, fallback to ensure lease, err: failed ${LEASE_MAX_UPDATE_RETRIES} attempts to update lease`, undefined, { node: o.nodeName });
   }
   const created = yield* backoffEnsureLease(o);
   s.latest = true;
   if (created) return; // we don't need to update the lease if we just created it
-  if (!(yield* retryUpdateLease(o, s))) {
+  if (!(yield* retryUpdateLease(o))) {
     o.tracer.log('error', `failed ${LEASE_MAX_UPDATE_RETRIES} attempts to update lease, will retry after ${goDuration(o.renewIntervalMs)}`, undefined, { node: o.nodeName });
   }
 }
 
-/** retryUpdateLease: up to five updates until one succeeds (latestLease is the lease written). */
-function* retryUpdateLease(o: LeaseControllerOptions, s: LeaseState): Proc<boolean> {
+/** retryUpdateLease: up to five updates until one succeeds. */
+function* retryUpdateLease(o: LeaseControllerOptions): Proc<boolean> {
   for (let i = 0; i < LEASE_MAX_UPDATE_RETRIES; i++) {
     const r = yield* o.client.renewLease(o.nodeName);
-    if (r.ok) {
-      s.latest = true;
-      return true;
-    }
+    if (r.ok) return true;
     o.tracer.log('error', `failed to update lease, error: ${r.message}`, undefined, { node: o.nodeName });
   }
   return false;
