@@ -198,6 +198,7 @@ function nodeLifecycleConfig(n: NonNullable<NonNullable<RawScenario['spec']>['no
     secondaryNodeEvictionRate: n.secondaryNodeEvictionRate ?? 0.01,
     largeClusterSizeThreshold: n.largeClusterSizeThreshold ?? 50,
     unhealthyZoneThreshold: n.unhealthyZoneThreshold ?? 0.55,
+    terminatedPodGCThreshold: n.terminatedPodGCThreshold ?? 12_500,
   };
 }
 

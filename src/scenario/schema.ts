@@ -354,6 +354,7 @@ export const specSchema = z.strictObject({
       secondaryNodeEvictionRate: z.number().min(0).max(1000).optional().meta({ description: '--secondary-node-eviction-rate: per second in a partially disrupted zone of more than largeClusterSizeThreshold nodes (default 0.01)' }),
       largeClusterSizeThreshold: z.int().min(0).max(100000).optional().meta({ description: '--large-cluster-size-threshold: a partially disrupted zone of at most this many nodes taints none (default 50)' }),
       unhealthyZoneThreshold: z.number().min(0).max(1).optional().meta({ description: '--unhealthy-zone-threshold: the share of not-Ready nodes (more than 2) that makes a zone partially disrupted (default 0.55)' }),
+      terminatedPodGCThreshold: z.int().min(0).max(10_000_000).optional().meta({ description: '--terminated-pod-gc-threshold: PodGC force-deletes the terminated pods (Succeeded, Failed) beyond this many, the oldest first (default 12500; 0: never)' }),
     })
     .nullish()
     .meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),

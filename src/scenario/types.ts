@@ -275,6 +275,8 @@ export interface NodeLifecycleConfig {
   largeClusterSizeThreshold: number;
   /** --unhealthy-zone-threshold: 0.55 */
   unhealthyZoneThreshold: number;
+  /** --terminated-pod-gc-threshold: 12500 (0: PodGC's gcTerminated never runs) */
+  terminatedPodGCThreshold: number;
 }
 
 /** One node of spec.nodes: its name and its kubelet (spec.kubelet's settings under its own). */

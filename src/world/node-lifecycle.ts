@@ -57,7 +57,17 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
     run: (restarted) => {
       const c = controller();
       c.start(restarted);
-      const gc = new PodGC({ engine: h.engine, clock: h.clock, apiserver: h.apiserver, tracer, rng: podGCOrder, current: h.config.statusManager === 'current', disruptionConditions: h.config.featureGates.PodDisruptionConditions });
+      const gc = new PodGC({
+        engine: h.engine,
+        clock: h.clock,
+        apiserver: h.apiserver,
+        tracer,
+        rng: podGCOrder,
+        current: h.config.statusManager === 'current',
+        transitional: h.config.statusManager === 'transitional',
+        disruptionConditions: h.config.featureGates.PodDisruptionConditions,
+        terminatedPodThreshold: nl.terminatedPodGCThreshold,
+      });
       gc.start();
       return { stop: () => (c.stop(), gc.stop()) };
     },

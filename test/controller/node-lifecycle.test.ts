@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { loadScenario } from '../../src/scenario/index.js';
 import { runScenario } from '../../src/world/run.js';
+import { ApiServer } from '../../src/apiserver/index.js';
+import { Engine, Rng } from '../../src/engine/index.js';
+import type { Pod } from '../../src/model/pod.js';
+import { VClock } from '../../src/model/time.js';
 import { DEFAULT_TOLERATION_SECONDS, TAINT_NODE_UNREACHABLE, toleratesTaint, tolerationsWithDefaults, zoneKey } from '../../src/model/node.js';
 
 const unreachable = { key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' as const, timeAdded: '' };
@@ -196,5 +200,41 @@ describe('the pod garbage collector', () => {
     const off = text.replace('  kubelet: { statusManager: current }', '  kubelet: { statusManager: current, featureGates: { PodDisruptionConditions: false } }');
     expect(off).not.toBe(text);
     expect(gcPatch(off)?.wrote).toEqual({ phase: 'Failed' });
+  });
+
+  const collected = (text: string) => {
+    const l = loadScenario(text, '<test>');
+    if (!l.ok) throw new Error(JSON.stringify(l.issues));
+    return runScenario(l.scenario, { seed: 1 }).trace.filter((e) => e.type === 'controller.pod-gc').map((e) => `${e.t / 1000}s ${e.pod}`);
+  };
+  const terminated = readFileSync('scenarios/cluster/terminated-pods-collected-classic.yaml', 'utf8');
+
+  it('gcTerminated: the oldest terminated pods beyond the threshold (classic and transitional by creation time, current evicted first)', () => {
+    expect(collected(terminated)).toEqual(['20s default/job-a', '40s default/job-b']);
+    const transitional = terminated.replace('statusManager: classic', 'statusManager: transitional');
+    expect(collected(transitional)).toEqual(['20s default/job-a', '40s default/job-b']);
+    const current = terminated.replace('statusManager: classic', 'statusManager: current');
+    expect(collected(current)).toEqual(['20s default/job-a', '40s default/evictee']);
+  });
+
+  it('gcTerminated: never with the threshold 0, nothing at or under it', () => {
+    expect(collected(terminated.replace('terminatedPodGCThreshold: 2', 'terminatedPodGCThreshold: 0'))).toEqual([]);
+    expect(collected(terminated.replace('terminatedPodGCThreshold: 2', 'terminatedPodGCThreshold: 4'))).toEqual([]);
+    expect(collected(terminated.replace('terminatedPodGCThreshold: 2', 'terminatedPodGCThreshold: 3'))).toEqual(['40s default/job-a']);
+    expect(collected(terminated.replace('nodeLifecycle: { terminatedPodGCThreshold: 2 }', 'nodeLifecycle: {}'))).toEqual([]);
+  });
+});
+
+describe("the apiserver's terminated pods (podgc's isPodTerminated)", () => {
+  it('counts a pod whose phase is neither Pending, Running nor Unknown, and forgets it when it goes', () => {
+    const engine = new Engine(new Rng('1'));
+    const api = new ApiServer({ clock: new VClock(engine), rng: engine.rng.fork('apiserver'), tracer: { emit: () => {}, log: () => {} } });
+    const pod = (name: string, phase?: string): Pod => ({ metadata: { name, namespace: 'default' }, spec: { nodeName: 'n', containers: [{ name: 'c', image: 'i' }] }, status: phase === undefined ? {} : { phase } });
+    for (const [name, phase] of [['a', 'Running'], ['b', 'Succeeded'], ['c', 'Failed'], ['d', 'Unknown'], ['e', undefined]] as const) expect(api.create(pod(name, phase), 'user').ok).toBe(true);
+    expect(api.terminatedCount).toBe(3);
+    expect(api.listTerminated().map((p) => p.metadata?.name)).toEqual(['b', 'c', 'e']);
+    expect(api.patchStatus('default', 'a', { status: { phase: 'Succeeded' } }, 'user').ok).toBe(true);
+    expect(api.delete('default', 'b', { gracePeriodSeconds: 0 }, 'user').ok).toBe(true);
+    expect(api.listTerminated().map((p) => p.metadata?.name)).toEqual(['a', 'c', 'e']);
   });
 });

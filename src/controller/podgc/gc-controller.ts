@@ -11,9 +11,13 @@
 // Force-deleting (markFailedAndDeletePodWithCondition, v1.26+; current): a pod not yet Succeeded or
 // Failed is first patched to phase Failed (and the condition, through PatchPodStatus with its UID as
 // precondition) — it may be running on a node nobody hears from — then deleted with grace 0. Before
-// (classic v1.20, transitional v1.23) it is only deleted with grace 0. gcTerminated (the
-// --terminated-pod-gc-threshold of 12500 terminated pods) and gcUnscheduledTerminating (kss pods are
-// always bound) are not modelled. Go's lister order is random: the pods are taken in a seeded order.
+// (classic v1.20, transitional v1.23) it is only deleted with grace 0.
+//  - gcTerminated, first, when --terminated-pod-gc-threshold is above 0 (spec.nodeLifecycle
+//    .terminatedPodGCThreshold, default 12500): the terminated pods (isPodTerminated: a phase that
+//    is neither Pending, Running nor Unknown) beyond the threshold are force-deleted, the oldest
+//    first (byCreationTimestamp; v1.27+, #116167, byEvictionAndCreationTimestamp: evicted first).
+// gcUnscheduledTerminating is not modelled (kss pods are always bound). Go's lister order is
+// random: the orphans are taken in a seeded order.
 import type { Engine, Process, Proc, Rng } from '../../engine/index.js';
 import type { ApiServer } from '../../apiserver/index.js';
 import { isPodPhaseTerminal, podKey, type Pod, type PodCondition, type PodStatus } from '../../model/pod.js';
@@ -40,6 +44,10 @@ export interface PodGCOptions {
   /** PodDisruptionConditions: the DisruptionTarget condition with the Failed phase (v1.31 marks
    *  the phase without it when the gate is off, JobPodReplacementPolicy being on). */
   disruptionConditions: boolean;
+  /** --terminated-pod-gc-threshold (0: gcTerminated never runs). */
+  terminatedPodThreshold: number;
+  /** The transitional generation (v1.23): structured log lines where classic (v1.20) has printf. */
+  transitional?: boolean;
 }
 
 export class PodGC {
@@ -69,6 +77,7 @@ export class PodGC {
   /** gc: from the informers' view (no list of every pod: only the pods of the nodes concerned,
    *  through the apiserver's index by spec.nodeName). */
   private gc(): void {
+    if (this.o.terminatedPodThreshold > 0) this.gcTerminated();
     if (this.o.current) this.gcTerminating();
     this.gcOrphaned();
   }
@@ -86,6 +95,17 @@ export class PodGC {
     if (doomed.length === 0) return;
     this.log('V4', 'Garbage collecting pods that are terminating on node tainted with node.kubernetes.io/out-of-service', { numPods: doomed.length });
     for (const pod of doomed.sort(byEvictionAndCreationTimestamp)) this.markFailedAndDelete(pod, 'terminating-out-of-service');
+  }
+
+  /** gcTerminated: the terminated pods beyond the threshold, the first in sort order. */
+  private gcTerminated(): void {
+    const { apiserver, current } = this.o;
+    const deleteCount = apiserver.terminatedCount - this.o.terminatedPodThreshold;
+    if (deleteCount <= 0) return;
+    if (current || this.o.transitional) this.log('info', 'Garbage collecting pods', { numPods: deleteCount });
+    else this.log('info', `garbage collecting ${deleteCount} pods`, {});
+    const pods = apiserver.listTerminated().sort(current ? byEvictionAndCreationTimestamp : byCreationTimestamp);
+    for (const pod of pods.slice(0, deleteCount)) this.markFailedAndDelete(pod, 'terminated');
   }
 
   /** gcOrphaned: quarantine the missing nodes of bound pods; force-delete the pods of those still
@@ -119,13 +139,17 @@ export class PodGC {
   }
 
   /** markFailedAndDeletePodWithCondition; whether the delete went through. */
-  private markFailedAndDelete(pod: Pod, reason: 'orphaned' | 'terminating-out-of-service', condition?: PodCondition): boolean {
+  private markFailedAndDelete(pod: Pod, reason: 'orphaned' | 'terminating-out-of-service' | 'terminated', condition?: PodCondition): boolean {
     const { apiserver, tracer } = this.o;
     const key = podKey(pod);
     const [ns, name] = [pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? ''];
     const uid = pod.metadata?.uid ?? '';
     tracer.emit({ type: 'controller.pod-gc', actor: 'controller', pod: key, uid, reason });
-    if (this.o.current) {
+    if (!this.o.current) {
+      // deletePod (v1.20: printf; v1.23: structured)
+      if (this.o.transitional) this.log('info', 'PodGC is force deleting Pod', { pod: key });
+      else this.log('info', `PodGC is force deleting Pod: ${key}`, {});
+    } else {
       this.log('info', 'PodGC is force deleting Pod', { pod: key });
       if (!isPodPhaseTerminal(pod.status?.phase)) {
         const status: PodStatus = { phase: 'Failed' };
@@ -148,12 +172,17 @@ export class PodGC {
   }
 }
 
-/** byEvictionAndCreationTimestamp: evicted pods (Failed, reason Evicted) first, then by creation
- *  time, then by name. */
+/** byEvictionAndCreationTimestamp (v1.27+): evicted pods (eviction.PodIsEvicted: Failed, reason
+ *  Evicted) first, then byCreationTimestamp. */
 function byEvictionAndCreationTimestamp(a: Pod, b: Pod): number {
   const ea = a.status?.phase === 'Failed' && a.status.reason === 'Evicted';
   const eb = b.status?.phase === 'Failed' && b.status.reason === 'Evicted';
   if (ea !== eb) return ea ? -1 : 1;
+  return byCreationTimestamp(a, b);
+}
+
+/** byCreationTimestamp: by creation time, then by name. */
+function byCreationTimestamp(a: Pod, b: Pod): number {
   const ta = a.metadata?.creationTimestamp ?? '';
   const tb = b.metadata?.creationTimestamp ?? '';
   if (ta !== tb) return ta < tb ? -1 : 1;
