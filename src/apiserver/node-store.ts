@@ -5,15 +5,15 @@
 // control plane, reading from informers).
 import type { ApiResult } from '../model/client.js';
 import type { VClock } from '../model/time.js';
-import type { NodeObject, NodeReadyCondition, Taint } from '../model/node.js';
+import { zoneKey, type NodeObject, type NodeReadyCondition, type Taint } from '../model/node.js';
 import type { Actor, Tracer } from '../model/trace.js';
 
 export class NodeStore {
   private readonly nodes = new Map<string, NodeObject>();
   /** Each node's lease renewTime, virtual ms. */
   private readonly leases = new Map<string, number>();
-  /** Each node's zone as first registered (a node deleted and registered again keeps its labels). */
-  private readonly zones = new Map<string, string>();
+  /** Each node's labels as first registered (a node deleted and registered again keeps them). */
+  private readonly labels = new Map<string, Readonly<Record<string, string>>>();
   /** Told of every change of a node's taints or its deletion (the controllers' node informer). */
   private readonly listeners: Array<(name: string, actor: Actor) => void> = [];
 
@@ -23,12 +23,13 @@ export class NodeStore {
     private readonly isDown: () => boolean,
   ) {}
 
-  /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given, in its
-   *  zone (zoneKey of its labels). */
-  register(name: string, ready: NodeReadyCondition, zone?: string): void {
+  /** The kubelet's registration (registerWithAPIServer): the Node object, Ready as given, with its
+   *  labels, in its zone (zoneKey of its labels). */
+  register(name: string, ready: NodeReadyCondition, labels?: Readonly<Record<string, string>>): void {
     if (this.nodes.has(name)) return;
-    if (!this.zones.has(name)) this.zones.set(name, zone ?? '');
-    this.nodes.set(name, { name, ready, taints: [], zone: this.zones.get(name)! });
+    if (!this.labels.has(name)) this.labels.set(name, Object.freeze({ ...labels }));
+    const own = this.labels.get(name)!;
+    this.nodes.set(name, { name, ready, taints: [], zone: zoneKey(own), labels: own });
   }
 
   /** DELETE nodes/{name} (a user, or the cloud node controller for a VM gone): the Node goes, and

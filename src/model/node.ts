@@ -29,15 +29,33 @@ export interface NodeObject {
   readonly taints: readonly Taint[];
   /** Its zone key (zoneKey of its topology labels; "" without them). */
   readonly zone: string;
+  /** Its labels (spec.nodes[].labels, with .zone and .region as their topology labels). */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
-/** nodetopology.GetZoneKey (k8s.io/component-helpers/node/topology): the node lifecycle
- *  controller's zone of a node, from its topology.kubernetes.io/region and /zone labels
- *  (failure-domain.beta.kubernetes.io/* first, which kss nodes do not carry): "" without either,
- *  else region + ":\x00:" + zone. */
-export function zoneKey(region: string | undefined, zone: string | undefined): string {
-  if (!region && !zone) return '';
-  return `${region ?? ''}:\x00:${zone ?? ''}`;
+export const LABEL_TOPOLOGY_ZONE = 'topology.kubernetes.io/zone';
+export const LABEL_TOPOLOGY_REGION = 'topology.kubernetes.io/region';
+const LABEL_FAILURE_DOMAIN_BETA_ZONE = 'failure-domain.beta.kubernetes.io/zone';
+const LABEL_FAILURE_DOMAIN_BETA_REGION = 'failure-domain.beta.kubernetes.io/region';
+/** labelNodeDisruptionExclusion (pkg/controller/nodelifecycle) */
+export const LABEL_NODE_DISRUPTION_EXCLUSION = 'node.kubernetes.io/exclude-disruption';
+
+/** nodetopology.GetZoneKey (k8s.io/component-helpers/node/topology; pkg/util/node before v1.22):
+ *  the node lifecycle controller's zone of a node, from its labels — the deprecated
+ *  failure-domain.beta.kubernetes.io/zone and /region first, else topology.kubernetes.io/zone and
+ *  /region: "" without a region or a zone, else region + ":\x00:" + zone. */
+export function zoneKey(labels: Readonly<Record<string, string>> | undefined): string {
+  if (labels === undefined) return '';
+  const zone = labels[LABEL_FAILURE_DOMAIN_BETA_ZONE] ?? labels[LABEL_TOPOLOGY_ZONE] ?? '';
+  const region = labels[LABEL_FAILURE_DOMAIN_BETA_REGION] ?? labels[LABEL_TOPOLOGY_REGION] ?? '';
+  if (region === '' && zone === '') return '';
+  return `${region}:\x00:${zone}`;
+}
+
+/** isNodeExcludedFromDisruptionChecks: the node carries node.kubernetes.io/exclude-disruption
+ *  (any value): its Ready condition counts in no zone's state. */
+export function isNodeExcludedFromDisruptionChecks(node: NodeObject): boolean {
+  return Object.hasOwn(node.labels, LABEL_NODE_DISRUPTION_EXCLUSION);
 }
 
 /** taints.TaintNodeUnreachable / TaintNodeNotReady */

@@ -2,6 +2,7 @@
 // kubelet's file source) would hold them, `@` times resolved, steps and assertions in file order.
 import { createHash } from 'node:crypto';
 import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE, type Pod, type PodSpec, type PodStatus } from '../model/pod.js';
+import { LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE } from '../model/node.js';
 import { getPodQOS } from '../model/qos.js';
 import { DEFAULT_EPOCH, formatRfc3339, parseRfc3339 } from '../model/time.js';
 import type { PathSeg } from './issues.js';
@@ -127,8 +128,11 @@ function nodeSpecs(spec: NonNullable<RawScenario['spec']>, posOf: BuildInput['po
   return spec.nodes.map((n, i) => ({
     name: n.name,
     kubelet: kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name }),
-    ...(n.zone !== undefined ? { zone: n.zone } : {}),
-    ...(n.region !== undefined ? { region: n.region } : {}),
+    labels: {
+      ...n.labels,
+      ...(n.zone !== undefined ? { [LABEL_TOPOLOGY_ZONE]: n.zone } : {}),
+      ...(n.region !== undefined ? { [LABEL_TOPOLOGY_REGION]: n.region } : {}),
+    },
     pos: posOf(['spec', 'nodes', i]),
   }));
 }

@@ -187,6 +187,34 @@ export const dnsLabel = named(DNS_LABEL, 63, 'a DNS label (lowercase letters, di
 export const dnsSubdomain = named(DNS_SUBDOMAIN, 253, 'a DNS subdomain (lowercase letters, digits, "-" and ".")');
 /** A label value (validation.IsValidLabelValue), not empty. */
 export const labelValue = named(/^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/, 63, 'a label value (letters, digits, "-", "_" and ".", starting and ending with a letter or digit, at most 63 characters)');
+/** A label value as validation.IsValidLabelValue takes it: empty, or as labelValue. */
+export const labelValueOrEmpty = named(/^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/, 63, 'a label value (empty, or letters, digits, "-", "_" and ".", starting and ending with a letter or digit, at most 63 characters)');
+
+/** A qualified name (validation.IsQualifiedName: a label key, a taint key): an optional DNS
+ *  subdomain prefix and "/", then at most 63 letters, digits, "-", "_" and ".", starting and ending
+ *  with a letter or digit. */
+const QUALIFIED = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+export function isQualifiedName(v: string): boolean {
+  const name = v.slice(v.indexOf('/') + 1);
+  return QUALIFIED.test(v) && name.length <= 63 && v.length - name.length <= 254;
+}
+export function qualifiedName(what: string, example: string) {
+  return value({ type: 'string', pattern: QUALIFIED.source, description: `${what}: a qualified name like ${example}` }, (v) => {
+    if (typeof v !== 'string') return new Refusal('INVALID_TYPE', 'a string');
+    return isQualifiedName(v) ? v : new Refusal('INVALID_VALUE', `a qualified name like ${example}`);
+  });
+}
+
+/** An object's labels: each key a qualified name (validation.IsQualifiedName), each value a label
+ *  value (empty allowed). */
+export const labels = z
+  .record(z.string(), labelValueOrEmpty)
+  .superRefine((v, ctx) => {
+    const expected = 'a label key: a qualified name like node.kubernetes.io/exclude-disruption';
+    for (const k of Object.keys(v)) {
+      if (!isQualifiedName(k)) ctx.addIssue({ code: 'custom', path: [k], input: k, message: `expected ${expected}, got ${show(k)}`, params: { code: 'INVALID_VALUE', expected, got: show(k), atKey: true } });
+    }
+  });
 
 /** `name` or `namespace/name`, normalized to "namespace/name". */
 export const podRef = value({ type: 'string', description: 'pod: name (namespace default) or namespace/name' }, (v) => {

@@ -6,7 +6,7 @@
 import { FIX_NAMES } from '../model/fixes.js';
 import { z } from 'zod';
 import {
-  dnsLabel, dnsSubdomain, labelValue, duration, durationOr, instant, MAX_SECONDS, latency, podRef,
+  dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, latency, podRef,
   positiveDuration, range, Refusal, status, value, VERBS, YEAR_1000, YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
@@ -332,12 +332,21 @@ export const specSchema = z.strictObject({
   kubelet: kubelet.nullish(),
   nodes: z
     .array(
-      z.strictObject({
-        name: dnsSubdomain,
-        zone: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/zone label: the node lifecycle controller's zone (with region)" }),
-        region: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/region label" }),
-        kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish(),
-      }),
+      z
+        .strictObject({
+          name: dnsSubdomain,
+          zone: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/zone label: the node lifecycle controller's zone (with region)" }),
+          region: labelValue.optional().meta({ description: "the node's topology.kubernetes.io/region label" }),
+          labels: labels.optional().meta({ description: "the Node's labels (node.kubernetes.io/exclude-disruption: the node counts in no zone's state; the topology labels: its zone, as zone and region give them)" }),
+          kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish(),
+        })
+        .superRefine((n, ctx) => {
+          for (const [field, label] of [['zone', 'topology.kubernetes.io/zone'], ['region', 'topology.kubernetes.io/region']] as const) {
+            if (n[field] === undefined || n.labels?.[label] === undefined) continue;
+            const expected = `the ${field} once: \`${field}\` or the label ${label}, not both`;
+            ctx.addIssue({ code: 'custom', path: ['labels', label], input: label, message: `expected ${expected}, got both`, params: { code: 'DUPLICATE_LABEL', expected, got: 'both', atKey: true } });
+          }
+        }),
     )
     .min(1)
     .nullish()

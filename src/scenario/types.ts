@@ -283,9 +283,9 @@ export interface NodeLifecycleConfig {
 export interface NodeSpec {
   name: string;
   kubelet: KubeletConfig;
-  /** Its topology.kubernetes.io/zone and /region labels (spec.nodes[].zone, .region). */
-  zone?: string;
-  region?: string;
+  /** Its labels: spec.nodes[].labels, with .zone and .region as topology.kubernetes.io/zone and
+   *  /region. */
+  labels: Record<string, string>;
   pos: SourcePos;
 }
 

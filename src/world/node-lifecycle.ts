@@ -25,14 +25,14 @@ export interface NodeLifecycleHost {
 }
 
 /** Register the nodes (every node of the scenario, the default node first, each in its zone: the
- *  zone key of its labels, by name) and start the
+ *  labels, by name, and with them its zone) and start the
  *  controller (before the first kubelet starts); it watches every node's Lease. It runs in
  *  kube-controller-manager's leader, which an apiserver outage longer than the renew deadline
  *  replaces by a new process (leader-election.ts). */
-export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer, zones: ReadonlyMap<string, string> = new Map()): LeaderElection {
+export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer, labels: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map()): LeaderElection {
   const h = sites[0];
   const now = h.clock.now();
-  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined), zones.get(site.config.nodeName) ?? '');
+  for (const site of sites) site.apiserver.nodes.register(site.config.nodeName, kubeletReady(now, undefined), labels.get(site.config.nodeName));
   const healthyNodes = Array.from({ length: nl.healthyNodes }, (_, i) => `healthy-node-${i}`);
   const mapOrder = h.engine.rng.fork('kube-controller-manager/node-lifecycle');
   const podGCOrder = h.engine.rng.fork('kube-controller-manager/podgc');

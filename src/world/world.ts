@@ -7,7 +7,6 @@ import { Engine, RunawayError, rootRng, type ChoiceLog, type ChoiceOptions } fro
 import { ApiServer, ApiServerLoad } from '../apiserver/index.js';
 import type { Network } from '../network/index.js';
 import { VClock } from '../model/time.js';
-import { zoneKey } from '../model/node.js';
 import { podKey, type Pod, type PodStatus } from '../model/pod.js';
 import type { KubeletConfig, Scenario, ScenarioPod, Step, Variant } from '../scenario/types.js';
 import type { Runtime } from '../kubelet/node/index.js';
@@ -141,7 +140,7 @@ export class World {
       if (sp.only === 'kubelet' || sp.createAtMs !== 0) continue;
       this.createInApiserver(sp, 'user');
     }
-    if (s.nodeLifecycle) setupNodeLifecycle(this.sites, s.nodeLifecycle, this.tracer, new Map((s.nodes ?? []).map((n) => [n.name, zoneKey(n.region, n.zone)])));
+    if (s.nodeLifecycle) setupNodeLifecycle(this.sites, s.nodeLifecycle, this.tracer, new Map((s.nodes ?? []).map((n) => [n.name, n.labels])));
     for (const site of this.sites) site.startKubelet();
     for (const sp of s.pods) {
       if (sp.only === 'kubelet') this.siteOfPod(sp.key).kubeletOnlyPod(sp);

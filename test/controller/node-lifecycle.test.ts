@@ -112,9 +112,12 @@ ${partitioned.map((n) => `    - { at: 10s, partition: { node: ${n} } }`).join('\
 
 describe('the node lifecycle controller, in zones', () => {
   it('keys a zone as GetZoneKey does: region + ":\\x00:" + zone, "" without labels', () => {
-    expect(zoneKey(undefined, undefined)).toBe('');
-    expect(zoneKey(undefined, 'z1')).toBe(':\x00:z1');
-    expect(zoneKey('r', 'z2')).toBe('r:\x00:z2');
+    expect(zoneKey(undefined)).toBe('');
+    expect(zoneKey({})).toBe('');
+    expect(zoneKey({ 'topology.kubernetes.io/zone': 'z1' })).toBe(':\x00:z1');
+    expect(zoneKey({ 'topology.kubernetes.io/region': 'r', 'topology.kubernetes.io/zone': 'z2' })).toBe('r:\x00:z2');
+    // the deprecated failure-domain.beta.kubernetes.io labels first, as GetZoneKey reads them
+    expect(zoneKey({ 'failure-domain.beta.kubernetes.io/zone': 'old', 'topology.kubernetes.io/zone': 'new', 'topology.kubernetes.io/region': 'r' })).toBe('r:\x00:old');
   });
 
   it('evacuates a zone lost beside healthy ones at the eviction rate, each zone with its own tainter', () => {
@@ -137,6 +140,60 @@ describe('the node lifecycle controller, in zones', () => {
     const l = loadScenario(zones([]).replace('zone: z1', 'zone: "-z1"'), '<test>');
     expect(l.ok).toBe(false);
     if (!l.ok) expect(l.issues[0]).toMatchObject({ path: 'spec.nodes[0].zone', line: 8, code: 'INVALID_VALUE' });
+  });
+});
+
+describe('node labels', () => {
+  const cluster = (nodeA: string, partitioned = ['node-b', 'node-c']) => `apiVersion: kss/v1alpha1
+kind: Scenario
+metadata: { name: labels }
+spec:
+  until: 120s
+  invariants: none
+  nodes:
+    - ${nodeA}
+    - { name: node-b }
+    - { name: node-c }
+  nodeLifecycle: { healthyNodes: 0 }
+  pods:
+    - metadata: { name: web }
+      spec:
+        nodeName: node-b
+        tolerations: [{ key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 1 }]
+        containers: [{ name: main, image: nginx }]
+  timeline:
+${partitioned.map((n) => `    - { at: 10s, partition: { node: ${n} } }`).join('\n')}
+`;
+  const taints = (trace: ReturnType<typeof run>) => trace.filter((r) => r.type === 'node.taint' && r.added).map((r) => String(r.node)).sort();
+
+  it('zone and region are the topology labels: the same zones either way', () => {
+    const byFields = run(zones(['node-b', 'node-c', 'node-d']));
+    const byLabels = run(zones(['node-b', 'node-c', 'node-d']).replace(/zone: (z\d)/g, "labels: { 'topology.kubernetes.io/zone': $1 }").replace('region: r, ', ''));
+    expect(byLabels.filter((r) => r.type === 'node.taint').map((r) => [r.node, r.t])).toEqual(byFields.filter((r) => r.type === 'node.taint').map((r) => [r.node, r.t]));
+  });
+
+  it('a node labelled node.kubernetes.io/exclude-disruption counts in no zone: its healthy Ready no longer keeps the zone out of full disruption', () => {
+    // two of three not Ready: Normal, both tainted at the eviction rate
+    expect(taints(run(cluster('{ name: node-a }')))).toEqual(['node-b', 'node-c']);
+    // node-a left out: the zone is node-b and node-c, both lost: master disruption mode, no taint
+    const excluded = run(cluster("{ name: node-a, labels: { 'node.kubernetes.io/exclude-disruption': '' } }"));
+    expect(taints(excluded)).toEqual([]);
+    expect(excluded.filter((r) => r.type === 'log' && String(r.msg).includes('Entering master disruption mode'))).toHaveLength(1);
+  });
+
+  it('an excluded node is still tainted and its pods evicted', () => {
+    const trace = run(cluster("{ name: node-a }").replace('    - { name: node-b }', "    - { name: node-b, labels: { 'node.kubernetes.io/exclude-disruption': 'true' } }"));
+    expect(taints(trace)).toEqual(['node-b', 'node-c']);
+    expect(trace.filter((r) => r.type === 'controller.evict' && r.pod === 'default/web')).toHaveLength(1);
+  });
+
+  it('refuses a label key that is not a qualified name, and a zone given twice, at their place', () => {
+    const bad = loadScenario(cluster("{ name: node-a, labels: { 'bad key': x } }"), '<test>');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.issues[0]).toMatchObject({ path: 'spec.nodes[0].labels["bad key"]', line: 8, code: 'INVALID_VALUE' });
+    const twice = loadScenario(cluster("{ name: node-a, zone: z1, labels: { 'topology.kubernetes.io/zone': z2 } }"), '<test>');
+    expect(twice.ok).toBe(false);
+    if (!twice.ok) expect(twice.issues[0]).toMatchObject({ line: 8, code: 'DUPLICATE_LABEL' });
   });
 });
 

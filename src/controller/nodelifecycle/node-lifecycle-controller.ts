@@ -18,7 +18,8 @@
 //    0.1 nodes/s, burst 1;
 //  - handleDisruption, on each zone's state (ComputeZoneState; a node's zone is the zone key of its
 //    topology labels, spec.nodes[].zone and .region: nodes without them, the healthy nodes among
-//    them, share the zone ""): Normal taints at the eviction rate; PartialDisruption (more than two
+//    them, share the zone ""; a node labelled node.kubernetes.io/exclude-disruption counts in
+//    none, isNodeExcludedFromDisruptionChecks, though it is tainted and evicted as any other): Normal taints at the eviction rate; PartialDisruption (more than two
 //    nodes not Ready, at least --unhealthy-zone-threshold 0.55 of them) at the secondary rate
 //    (0.01) in a zone of more than --large-cluster-size-threshold (50) nodes, else not at all;
 //    FullDisruption (no node Ready) at the eviction rate again (HealthyQPSFunc: a zone lost while
@@ -32,7 +33,7 @@
 // Nodes other than the simulated one are `healthyNodes` that always heartbeat (no pods).
 import type { Engine, Process, Proc, Rng, Timer } from '../../engine/index.js';
 import type { ApiServer } from '../../apiserver/index.js';
-import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type ConditionStatus, type NodeReadyCondition } from '../../model/node.js';
+import { isNodeExcludedFromDisruptionChecks, TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, type ConditionStatus, type NodeReadyCondition } from '../../model/node.js';
 import type { Pod, PodCondition } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
@@ -141,9 +142,13 @@ export class NodeLifecycleController {
       const health = this.tryUpdateNodeHealth(name);
       if (health === undefined) continue;
       const { observed, current } = health;
-      let inZone = zones.get(zone);
-      if (inZone === undefined) zones.set(zone, (inZone = []));
-      inZone.push(current.status);
+      // "Some nodes may be excluded from disruption checking"
+      const node = this.o.apiserver.nodes.node(name);
+      if (node === undefined || !isNodeExcludedFromDisruptionChecks(node)) {
+        let inZone = zones.get(zone);
+        if (inZone === undefined) zones.set(zone, (inZone = []));
+        inZone.push(current.status);
+      }
       this.processTaintBaseEviction(name, observed);
       if (current.status !== 'True' && observed.status === 'True') this.markPodsNotReady(name);
     }
