@@ -28,6 +28,18 @@ export interface PodSnapshot {
   requestsInFlight: RequestInFlight[];
 }
 
+/** A Node object as the apiserver holds it (spec.nodeLifecycle): null once deleted. */
+export interface NodeObjectSnapshot {
+  name: string;
+  object: {
+    ready: { status: string; reason: string; message: string; lastHeartbeatTime: string; lastTransitionTime: string };
+    taints?: Array<{ key: string; effect: string; value?: string; timeAdded: string }>;
+    labels?: Record<string, string>;
+    /** Its Lease's renewTime (null: no Lease). */
+    leaseRenewTime: string | null;
+  } | null;
+}
+
 export interface KubeletSnapshot { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } }
 
 export interface WorldSnapshot {
@@ -40,6 +52,8 @@ export interface WorldSnapshot {
   kubelet: KubeletSnapshot;
   /** With spec.nodes: every node's kubelet, in the scenario's order (the first is `kubelet`). */
   nodes?: Array<{ name: string; kubelet: KubeletSnapshot }>;
+  /** With spec.nodeLifecycle: every Node by name (a scenario's node deleted: object null). */
+  nodeObjects?: NodeObjectSnapshot[];
   faultsInForce: Array<{ fault: string; since: string; [k: string]: unknown }>;
   /** The apiserver under load (spec.apiserver.serviceTime / apf): requests executing, and each
    *  priority level's seats and queues. Absent without load. */

@@ -3,7 +3,7 @@
 // through peek/list, the node's pod workers and runtime through their read accessors. Requests in
 // flight and faults come from the trace (report/inspect.ts), so they are handed in.
 import type { Pod, UID } from '../model/pod.js';
-import type { KubeletSnapshot, PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
+import type { KubeletSnapshot, NodeObjectSnapshot, PodSnapshot, RequestInFlight, WorldSnapshot } from '../model/world-snapshot.js';
 import type { NodeSite } from './node-site.js';
 import type { World } from './world.js';
 
@@ -69,6 +69,7 @@ export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, Requ
     scenario: w.scenario.name, seed: w.seed, variant: w.variant, at: `${(atMs / 1000).toFixed(3)}s`,
     kubelet: kubeletSnapshot(w.defaultSite),
     nodes: named ? w.sites.map((site) => ({ name: site.name, kubelet: kubeletSnapshot(site) })) : undefined,
+    nodeObjects: w.scenario.nodeLifecycle ? nodeObjects(w) : undefined,
     faultsInForce: faults,
     apiserverLoad: loadSnapshot(w),
     pods,
@@ -94,6 +95,27 @@ function podSnapshot(w: World, site: NodeSite, k: string, apiUID: UID | undefine
     runtime: uid !== undefined ? runtimeState(site, uid) : undefined,
     requestsInFlight: inFlight.get(k) ?? [],
   };
+}
+
+/** The Node objects now, by name: every one the apiserver holds (the scenario's nodes and the
+ *  healthy ones), and a scenario's node that was deleted as null. */
+function nodeObjects(w: World): NodeObjectSnapshot[] {
+  const store = w.apiserver.nodes;
+  const names = [...new Set([...w.sites.map((s) => s.name), ...store.names()])].sort();
+  return names.map((name) => {
+    const n = store.node(name);
+    if (n === undefined) return { name, object: null };
+    const renew = store.leaseRenewMs(name);
+    return {
+      name,
+      object: {
+        ready: { ...n.ready },
+        taints: n.taints.length > 0 ? n.taints.map((t) => ({ ...t })) : undefined,
+        labels: Object.keys(n.labels).length > 0 ? { ...n.labels } : undefined,
+        leaseRenewTime: renew === undefined ? null : w.clock.at(renew),
+      },
+    };
+  });
 }
 
 /** Flow control's state now: the levels that have seen a request. */

@@ -59,6 +59,24 @@ describe('kss inspect', () => {
     expect(one.pods.every((p: { node?: string }) => p.node === undefined)).toBe(true);
   });
 
+  it('with the node lifecycle: each Node object, its Ready condition, taints, labels and Lease; a deleted one as null', async () => {
+    const r = await kss(['inspect', 'scenarios/cluster/partitioned-node-evicted-current.yaml', '--at', '60s'], REPO);
+    expect(r.code).toBe(0);
+    const y = parse(r.out);
+    const byName = new Map(y.nodeObjects.map((n: { name: string }) => [n.name, n]));
+    expect([...byName.keys()]).toEqual(['healthy-node-0', 'healthy-node-1', 'node-a']);
+    const a = byName.get('node-a') as { object: { ready: { status: string; lastTransitionTime: string }; taints: Array<{ key: string; effect: string }>; leaseRenewTime: string } };
+    expect(a.object.ready).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', lastTransitionTime: '2026-01-01T00:00:50Z' });
+    expect(a.object.taints).toEqual([{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:55.100Z' }]);
+    expect(Date.parse(a.object.leaseRenewTime)).toBeLessThan(Date.parse('2026-01-01T00:00:10Z'));
+    const labelled = parse((await kss(['inspect', 'scenarios/cluster/excluded-node-master-disruption-current.yaml', '--at', '5s'], REPO)).out);
+    expect(labelled.nodeObjects[0]).toMatchObject({ name: 'node-a', object: { ready: { status: 'True' }, labels: { 'node.kubernetes.io/exclude-disruption': '' } } });
+    const deleted = parse((await kss(['inspect', 'scenarios/cluster/node-deleted-pods-collected-current.yaml', '--at', '100s'], REPO)).out);
+    expect(deleted.nodeObjects.find((n: { name: string }) => n.name === 'node-b')).toEqual({ name: 'node-b', object: null });
+    // without spec.nodeLifecycle there are no Node objects to show
+    expect(parse((await kss(['inspect', 'scenarios/getting-started.yaml', '--at', '3s'], REPO)).out).nodeObjects).toBeUndefined();
+  });
+
   it('bad --at or --pod: exit 2, positioned', async () => {
     const a = await kss(['inspect', 'scenarios/getting-started.yaml', '--at', 'noon'], REPO);
     expect(a.code).toBe(2);
