@@ -130,10 +130,15 @@ export class PodGC {
       }
       orphans.push(...apiserver.listOnNode(name));
     }
+    const { current, transitional } = this.o;
     for (const pod of this.seeded(orphans)) {
-      this.log('V2', 'Found orphaned Pod assigned to the Node, deleting', { pod: podKey(pod), node: pod.spec?.nodeName });
+      const key = podKey(pod);
+      // the log lines as each release words them (v1.20 printf; v1.23 structured, with a full stop)
+      if (current || transitional) this.log('V2', `Found orphaned Pod assigned to the Node, deleting${transitional ? '.' : ''}`, { pod: key, node: pod.spec?.nodeName });
+      else this.log('V2', `Found orphaned Pod ${key} assigned to the Node ${pod.spec?.nodeName ?? ''}. Deleting.`, { pod: key });
       if (this.markFailedAndDelete(pod, 'orphaned', { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' })) {
-        this.log('info', 'Forced deletion of orphaned Pod succeeded', { pod: podKey(pod) });
+        if (current || transitional) this.log('info', 'Forced deletion of orphaned Pod succeeded', { pod: key });
+        else this.log('info', `Forced deletion of orphaned Pod ${key} succeeded`, { pod: key });
       }
     }
   }
@@ -148,7 +153,7 @@ export class PodGC {
     if (!this.o.current) {
       // deletePod (v1.20: printf; v1.23: structured)
       if (this.o.transitional) this.log('info', 'PodGC is force deleting Pod', { pod: key });
-      else this.log('info', `PodGC is force deleting Pod: ${key}`, {});
+      else this.log('info', `PodGC is force deleting Pod: ${key}`, { pod: key });
     } else {
       this.log('info', 'PodGC is force deleting Pod', { pod: key });
       if (!isPodPhaseTerminal(pod.status?.phase)) {
