@@ -4,6 +4,7 @@
 // names, containers, one action per step) are checked in semantics.ts, the Pod fields against the
 // Kubernetes schema in k8s/podcheck.ts; defaults in build.ts.
 import { FIX_NAMES } from '../model/fixes.js';
+import { LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE } from '../model/node.js';
 import { z } from 'zod';
 import {
   dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, latency, podRef,
@@ -341,7 +342,7 @@ export const specSchema = z.strictObject({
           kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish(),
         })
         .superRefine((n, ctx) => {
-          for (const [field, label] of [['zone', 'topology.kubernetes.io/zone'], ['region', 'topology.kubernetes.io/region']] as const) {
+          for (const [field, label] of [['zone', LABEL_TOPOLOGY_ZONE], ['region', LABEL_TOPOLOGY_REGION]] as const) {
             if (n[field] === undefined || n.labels?.[label] === undefined) continue;
             const expected = `the ${field} once: \`${field}\` or the label ${label}, not both`;
             ctx.addIssue({ code: 'custom', path: ['labels', label], input: label, message: `expected ${expected}, got both`, params: { code: 'DUPLICATE_LABEL', expected, got: 'both', atKey: true } });
