@@ -70,6 +70,10 @@ export function shrunkScenarioText(w: WriteInput): string {
   }
   // Steps at one instant run in file order: sorting by instant (stably) keeps that order.
   steps.sort((a, b) => a.atMs - b.atMs || a.order - b.order);
+  // A fault's end drawn past the run's end (a repair, the latency put back) never ran: the file
+  // leaves it out, as the loader refuses a step after spec.until (AFTER_UNTIL).
+  const untilMs = state.red.untilMs ?? base.untilMs;
+  const kept = steps.filter((s) => s.atMs <= untilMs);
 
   const rawExpect = Array.isArray(spec.expect) ? (spec.expect as Obj[]) : [];
   const expect: Obj[] = base.expect.filter((a) => a.kind === 'violation').map((a) => rawExpect[a.index]);
@@ -84,7 +88,7 @@ export function shrunkScenarioText(w: WriteInput): string {
   else if (until !== undefined) outSpec.until = until;
   Object.assign(outSpec, rest);
   if (rawPods.length > 0) outSpec.pods = pods;
-  outSpec.timeline = steps.map((s) => s.raw);
+  outSpec.timeline = kept.map((s) => s.raw);
   outSpec.expect = expect;
   const out: Obj = {
     apiVersion: data.apiVersion,

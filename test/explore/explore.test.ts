@@ -102,6 +102,22 @@ describe('kss explore is deterministic', () => {
 });
 
 describe('kss explore: the negative control and bad input', () => {
+  it("a find whose fault ends past the run's end is written without the step that never ran, and loads", async () => {
+    // (with this budget one find's fault ends at 1m35.24s, after the scenario's spec.until of 70s)
+    const dir = mkdtempSync(join(tmpdir(), 'kss-explore-until-'));
+    const r = await kss(['explore', 'scenarios/cluster/terminated-pods-collected-classic.yaml', '--runs', '100', '--out', dir]);
+    expect(r.err).not.toContain('SHRINK');
+    expect(r.code).toBe(1);
+    const finds = readdirSync(join(dir, 'finds')).filter((f) => f.endsWith('.yaml'));
+    expect(finds.length).toBeGreaterThan(0);
+    for (const f of finds) {
+      const l = loadScenarioFile(join(dir, 'finds', f));
+      expect(l.ok, f).toBe(true);
+      if (l.ok) expect(l.scenario.timeline.every((st) => st.atMs <= l.scenario.untilMs)).toBe(true);
+      expect((await kss(['run', join(dir, 'finds', f)])).code, f).toBe(1);
+    }
+  });
+
   it('finds nothing where the kubelet recovers (exit 0)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kss-explore-neg-'));
     const r = await kss(['explore', 'scenarios/explore/channel-burst-classic.yaml', '--runs', '150', '--out', dir]);
