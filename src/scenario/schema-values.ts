@@ -107,14 +107,18 @@ export const range = value({ type: 'string', description: 'latency range A..B, i
 export const DEFAULT_LATENCY: LatencyRange = { minMs: 1, maxMs: 5 };
 export const VERBS = ['get', 'patch', 'delete', 'create'] as const;
 
+/** The map form of a latency: verb → range. */
+export const latencyVerbs = { get: range.optional(), patch: range.optional(), delete: range.optional(), create: range.optional() };
+
+/** A latency from one range (every verb) or the map form (the verbs not named default). */
+export function toLatency(l: LatencyRange | { get?: LatencyRange; patch?: LatencyRange; delete?: LatencyRange; create?: LatencyRange }): Latency {
+  if ('minMs' in l) return { get: { ...l }, patch: { ...l }, delete: { ...l }, create: { ...l } };
+  const pick = (r: LatencyRange | undefined) => ({ ...(r ?? DEFAULT_LATENCY) });
+  return { get: pick(l.get), patch: pick(l.patch), delete: pick(l.delete), create: pick(l.create) };
+}
+
 /** A latency: one range for every verb, or a map verb → range (the verbs not named default). */
-export const latency = z
-  .union([z.strictObject({ get: range.optional(), patch: range.optional(), delete: range.optional(), create: range.optional() }), range])
-  .transform((l): Latency => {
-    if ('minMs' in l) return { get: { ...l }, patch: { ...l }, delete: { ...l }, create: { ...l } };
-    const pick = (r: LatencyRange | undefined) => ({ ...(r ?? DEFAULT_LATENCY) });
-    return { get: pick(l.get), patch: pick(l.patch), delete: pick(l.delete), create: pick(l.create) };
-  });
+export const latency = z.union([z.strictObject(latencyVerbs), range]).transform(toLatency);
 
 /** `@<duration>`: epoch + duration. Checked here, resolved in build.ts (it needs the epoch). */
 export function atTimeMs(s: string): number | undefined {

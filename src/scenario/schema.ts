@@ -7,8 +7,8 @@ import { FIX_NAMES } from '../model/fixes.js';
 import { LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE } from '../model/node.js';
 import { z } from 'zod';
 import {
-  dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, latency, podRef,
-  positiveDuration, range, Refusal, status, value, VERBS, YEAR_1000, YEAR_9000,
+  dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, podRef,
+  latencyVerbs, positiveDuration, range, Refusal, status, toLatency, value, VERBS, YEAR_1000, YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
 import { apiserver } from './schema-apiserver.js';
@@ -119,7 +119,10 @@ export const ACTIONS = {
       }),
     (v) => ({ action: 'fail', node: v.node, verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
-  latency: act(latency, (v) => ({ action: 'latency', latency: v })),
+  // the map form may name a node: that node's link only (else every node's)
+  latency: act(z.union([z.strictObject({ node: dnsSubdomain.optional(), ...latencyVerbs }), range]), (v) =>
+    'minMs' in v || v.node === undefined ? { action: 'latency', latency: toLatency(v) } : { action: 'latency', node: v.node, latency: toLatency({ get: v.get, patch: v.patch, delete: v.delete, create: v.create }) },
+  ),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
   deleteMirror: act(podOnly, (v) => ({ action: 'deleteMirror', pod: v.pod })),
   exit: act(

@@ -112,7 +112,7 @@ export type StepAction =
   | { action: 'partition' }
   | { action: 'repair' }
   | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number; retryAfter?: number }
-  | { action: 'latency'; latency: Latency }
+  | { action: 'latency'; latency: Latency; node?: string }
   | { action: 'taintNode'; key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
   | { action: 'untaintNode'; key: string; effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
   | { action: 'deleteNode' }

@@ -87,6 +87,21 @@ describe('spec.nodes', () => {
     }
   });
 
+  it('a `latency` step with `node:` (its map form) sets that node\'s link only, the verbs not named at the default', () => {
+    const s = scenario(`  until: 10s
+  timeline:
+    - { at: 5s, latency: { node: node-b, get: 20ms..30ms, patch: 40ms..50ms } }
+`);
+    const w = new World(s);
+    w.setup();
+    const before = w.sites.map((site) => JSON.stringify(site.network.latency));
+    w.run();
+    const after = w.sites.map((site) => site.network.latency);
+    expect(JSON.stringify(after[0])).toBe(before[0]);
+    expect(JSON.stringify(after[2])).toBe(before[2]);
+    expect(after[1]).toEqual({ get: { minMs: 20, maxMs: 30 }, patch: { minMs: 40, maxMs: 50 }, delete: { minMs: 1, maxMs: 5 }, create: { minMs: 1, maxMs: 5 } });
+  });
+
   it('routes a pod step to the pod\'s node, and restartKubelet `nodes: all` restarts every kubelet', () => {
     const s = scenario(`  until: 20s
   timeline:
