@@ -4,7 +4,6 @@
 // names, containers, one action per step) are checked in semantics.ts, the Pod fields against the
 // Kubernetes schema in k8s/podcheck.ts; defaults in build.ts.
 import { FIX_NAMES } from '../model/fixes.js';
-import { LABEL_TOPOLOGY_REGION, LABEL_TOPOLOGY_ZONE } from '../model/node.js';
 import { z } from 'zod';
 import {
   dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, podRef,
@@ -12,6 +11,7 @@ import {
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
 import { apiserver } from './schema-apiserver.js';
+import { nodeLifecycle, zoneGivenOnce } from './schema-cluster.js';
 import { NODE_OBJECT_ACTIONS } from './schema-node-actions.js';
 import { EVICTION_SIGNALS, EXPLORE_FAULT_KINDS, INVARIANT_NAMES, type AssertionBody, type StepAction } from './types.js';
 import type { Container } from '../model/pod.js';
@@ -120,9 +120,11 @@ export const ACTIONS = {
     (v) => ({ action: 'fail', node: v.node, verbs: v.verbs, code: v.code, count: v.count, forMs: v.for, retryAfter: v.retryAfter }),
   ),
   // the map form may name a node: that node's link only (else every node's)
-  latency: act(z.union([z.strictObject({ node: dnsSubdomain.optional(), ...latencyVerbs }), range]), (v) =>
-    'minMs' in v || v.node === undefined ? { action: 'latency', latency: toLatency(v) } : { action: 'latency', node: v.node, latency: toLatency({ get: v.get, patch: v.patch, delete: v.delete, create: v.create }) },
-  ),
+  latency: act(z.union([z.strictObject({ node: dnsSubdomain.optional(), ...latencyVerbs }), range]), (v) => {
+    if ('minMs' in v) return { action: 'latency', latency: toLatency(v) };
+    const { node, ...verbs } = v;
+    return node === undefined ? { action: 'latency', latency: toLatency(verbs) } : { action: 'latency', node, latency: toLatency(verbs) };
+  }),
   createMirror: act(podOnly, (v) => ({ action: 'createMirror', pod: v.pod })),
   deleteMirror: act(podOnly, (v) => ({ action: 'deleteMirror', pod: v.pod })),
   exit: act(
@@ -344,33 +346,13 @@ export const specSchema = z.strictObject({
           labels: labels.optional().meta({ description: "the Node's labels (node.kubernetes.io/exclude-disruption: the node counts in no zone's state; the topology labels: its zone, as zone and region give them)" }),
           kubelet: kubelet.omit({ nodeName: true, statusManager: true }).nullish(),
         })
-        .superRefine((n, ctx) => {
-          for (const [field, label] of [['zone', LABEL_TOPOLOGY_ZONE], ['region', LABEL_TOPOLOGY_REGION]] as const) {
-            if (n[field] === undefined || n.labels?.[label] === undefined) continue;
-            const expected = `the ${field} once: \`${field}\` or the label ${label}, not both`;
-            ctx.addIssue({ code: 'custom', path: ['labels', label], input: label, message: `expected ${expected}, got both`, params: { code: 'DUPLICATE_LABEL', expected, got: 'both', atKey: true } });
-          }
-        }),
+        .superRefine(zoneGivenOnce),
     )
     .min(1)
     .nullish()
     .meta({ description: "the cluster's nodes, each with its kubelet (over spec.kubelet's settings); the first is the default node; absent: the one node of spec.kubelet" }),
   apiserver: apiserver.nullish(),
-  nodeLifecycle: z
-    .strictObject({
-      nodeMonitorPeriod: positiveDuration.optional(),
-      nodeMonitorGracePeriod: positiveDuration.optional(),
-      leaseDuration: positiveDuration.optional(),
-      nodeStatusUpdateFrequency: positiveDuration.optional(),
-      healthyNodes: z.int().min(0).max(1000).optional(),
-      nodeEvictionRate: z.number().min(0).max(1000).optional().meta({ description: '--node-eviction-rate: nodes tainted per second in a healthy zone (default 0.1)' }),
-      secondaryNodeEvictionRate: z.number().min(0).max(1000).optional().meta({ description: '--secondary-node-eviction-rate: per second in a partially disrupted zone of more than largeClusterSizeThreshold nodes (default 0.01)' }),
-      largeClusterSizeThreshold: z.int().min(0).max(100000).optional().meta({ description: '--large-cluster-size-threshold: a partially disrupted zone of at most this many nodes taints none (default 50)' }),
-      unhealthyZoneThreshold: z.number().min(0).max(1).optional().meta({ description: '--unhealthy-zone-threshold: the share of not-Ready nodes (more than 2) that makes a zone partially disrupted (default 0.55)' }),
-      terminatedPodGCThreshold: z.int().min(0).max(10_000_000).optional().meta({ description: '--terminated-pod-gc-threshold: PodGC force-deletes the terminated pods (Succeeded, Failed) beyond this many, the oldest first (default 12500; 0: never)' }),
-    })
-    .nullish()
-    .meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),
+  nodeLifecycle: nodeLifecycle.nullish().meta({ description: 'the node lifecycle: the kubelet heartbeats (Lease, node status) and the node lifecycle controller with taint-based eviction; absent: none' }),
   pods: z.array(pod).nullish(),
   staticPods: z.array(pod).nullish(),
   timeline: z.array(step).nullish(),
