@@ -181,6 +181,13 @@ ${partitioned.map((n) => `    - { at: 10s, partition: { node: ${n} } }`).join('\
     expect(excluded.filter((r) => r.type === 'log' && String(r.msg).includes('Entering master disruption mode'))).toHaveLength(1);
   });
 
+  it('every node excluded: no zone has a state, so master disruption mode never comes and the lost nodes are tainted at the eviction rate', () => {
+    const ex = "labels: { 'node.kubernetes.io/exclude-disruption': '' } ";
+    const trace = run(cluster(`{ name: node-a, ${ex}}`, ['node-a', 'node-b', 'node-c']).replace('{ name: node-b }', `{ name: node-b, ${ex}}`).replace('{ name: node-c }', `{ name: node-c, ${ex}}`));
+    expect(trace.filter((r) => r.type === 'log' && String(r.msg).includes('master disruption mode'))).toHaveLength(0);
+    expect(trace.filter((r) => r.type === 'node.taint' && r.added).map((r) => r.t)).toEqual([55_100, 65_100, 75_100]);
+  });
+
   it('an excluded node is still tainted and its pods evicted', () => {
     const trace = run(cluster("{ name: node-a }").replace('    - { name: node-b }', "    - { name: node-b, labels: { 'node.kubernetes.io/exclude-disruption': 'true' } }"));
     expect(taints(trace)).toEqual(['node-b', 'node-c']);
