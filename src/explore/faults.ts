@@ -69,7 +69,7 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
       return onNode({ kind, atMs, verbs: VERB_SETS[rng.pick(VERB_SETS.length)], code: CODES[rng.pick(CODES.length)], count: rng.int(1, 5) });
     case 'latency': {
       const minMs = rng.int(1, 2_000);
-      return { kind, atMs, minMs, maxMs: minMs + rng.int(0, 5_000), forMs: rng.int(1_000, 60_000) };
+      return onNode({ kind, atMs, minMs, maxMs: minMs + rng.int(0, 5_000), forMs: rng.int(1_000, 60_000) });
     }
     case 'externalPatch':
       return { kind, atMs, pod: pod(), condition: rng.float() < 0.75 ? 'Ready' : 'ContainersReady', value: rng.float() < 0.75 ? 'False' : 'True' };
@@ -95,9 +95,10 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
     case 'latency': {
       const r = { minMs: f.minMs, maxMs: f.maxMs };
       const back = base ?? { get: r, patch: r, delete: r, create: r };
+      const on = f.node === undefined ? {} : { node: f.node };
       return [
-        { atMs: f.atMs, action: { action: 'latency', latency: { get: { ...r }, patch: { ...r }, delete: { ...r }, create: { ...r } } } },
-        { atMs: f.atMs + f.forMs, action: { action: 'latency', latency: { get: { ...back.get }, patch: { ...back.patch }, delete: { ...back.delete }, create: { ...back.create } } } },
+        { atMs: f.atMs, action: { action: 'latency', latency: { get: { ...r }, patch: { ...r }, delete: { ...r }, create: { ...r } } }, ...on },
+        { atMs: f.atMs + f.forMs, action: { action: 'latency', latency: { get: { ...back.get }, patch: { ...back.patch }, delete: { ...back.delete }, create: { ...back.create } } }, ...on },
       ];
     }
     case 'externalPatch': {
@@ -128,11 +129,14 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
       return [{ at, restartKubelet: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
     case 'fail':
       return [{ at, fail: { ...nodeOf(f), verbs: f.verbs, code: f.code, count: f.count } }];
-    case 'latency':
+    case 'latency': {
+      // (one node's link: the map form, the only one that names a node)
+      const r = range({ minMs: f.minMs, maxMs: f.maxMs });
       return [
-        { at, latency: range({ minMs: f.minMs, maxMs: f.maxMs }) },
-        { at: formatDuration(f.atMs + f.forMs), latency: { get: range(base.get), patch: range(base.patch), delete: range(base.delete), create: range(base.create) } },
+        { at, latency: f.node === undefined ? r : { ...nodeOf(f), get: r, patch: r, delete: r, create: r } },
+        { at: formatDuration(f.atMs + f.forMs), latency: { ...nodeOf(f), get: range(base.get), patch: range(base.patch), delete: range(base.delete), create: range(base.create) } },
       ];
+    }
     case 'externalPatch':
       return [{ at, externalPatch: { pod: shortPod(f.pod), status: { conditions: [{ type: f.condition, status: f.value, lastTransitionTime: `@${formatDuration(Math.floor(f.atMs / 1000) * 1000)}` }] } } }];
     case 'delete':
@@ -163,7 +167,7 @@ export function describeFault(f: Fault): string {
     case 'fail':
       return `${f.count} ${f.verbs.join('/')} request(s)${f.node === undefined ? '' : ` of ${f.node}'s kubelet`} answered ${f.code} from ${at}`;
     case 'latency':
-      return `request latency ${formatDuration(f.minMs)}..${formatDuration(f.maxMs)} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
+      return `request latency ${formatDuration(f.minMs)}..${formatDuration(f.maxMs)}${f.node === undefined ? '' : ` on ${f.node}'s link`} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
     case 'externalPatch':
       return `a second writer setting ${f.condition}=${f.value} on ${shortPod(f.pod)} at ${at}`;
     case 'delete':

@@ -8,14 +8,15 @@ export const FAULT_KINDS = EXPLORE_FAULT_KINDS;
 export type FaultKind = ExploreFaultKind;
 
 /** One injected fault. `atMs` is when it starts; a partition also says when it is repaired. With
- *  spec.nodes the node-level ones (a partition, a kubelet restart, injected failures) name the
- *  node they hit (absent: the default node, the one node of a one-node scenario). */
+ *  spec.nodes the node-level ones (a partition, a kubelet restart, injected failures, a slow link)
+ *  name the node they hit (absent: the default node, the one node of a one-node scenario; a
+ *  latency without a node slows every link). */
 export type Fault =
   | { kind: 'partition'; atMs: number; forMs: number; node?: string }
   | { kind: 'restartApiserver'; atMs: number; downForMs: number }
   | { kind: 'restartKubelet'; atMs: number; downForMs: number; node?: string }
   | { kind: 'fail'; atMs: number; verbs: Verb[]; code: 409 | 429 | 500 | 'timeout'; count: number; node?: string }
-  | { kind: 'latency'; atMs: number; minMs: number; maxMs: number; forMs: number }
+  | { kind: 'latency'; atMs: number; minMs: number; maxMs: number; forMs: number; node?: string }
   | { kind: 'externalPatch'; atMs: number; pod: string; condition: 'Ready' | 'ContainersReady'; value: 'True' | 'False' }
   | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number };
 

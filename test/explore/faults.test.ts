@@ -17,7 +17,7 @@ function load(file: string) {
 
 function draws(file: string, runs: number): Fault[] {
   const s = load(file);
-  const space = faultSpace(s, { faults: ['partition', 'restartKubelet', 'fail', 'restartApiserver'] });
+  const space = faultSpace(s, { faults: ['partition', 'restartKubelet', 'fail', 'restartApiserver', 'latency'] });
   const out: Fault[] = [];
   for (let i = 0; i < runs; i++) out.push(...swarmFaults(space, new Rng(`faults-${i}`)));
   return out;
@@ -27,7 +27,7 @@ describe('explore faults and nodes', () => {
   it('a one-node scenario draws no node (the draws of before)', () => {
     for (const f of draws('scenarios/node/partition-heals.yaml', 50)) expect('node' in f).toBe(false);
   });
-  it("a cluster's partitions, kubelet restarts and failures hit any of its nodes; the apiserver's restart none", () => {
+  it("a cluster's partitions, kubelet restarts, failures and slow links hit any of its nodes; the apiserver's restart none", () => {
     const fs = draws('scenarios/cluster/three-nodes-restart-and-partition-current.yaml', 200);
     const hit = new Set(fs.filter((f) => f.kind !== 'restartApiserver').map((f) => (f as { node?: string }).node));
     expect([...hit].sort()).toEqual(['node-a', 'node-b', 'node-c']);
@@ -42,5 +42,19 @@ describe('explore faults and nodes', () => {
     const r = runScenario({ ...s, timeline: [...s.timeline, ...steps].sort((a, b) => a.atMs - b.atMs) }, { keepTrace: true });
     const begins = r.trace.filter((e) => e.type === 'fault.begin' && e.fault === 'partition').map((e) => [e.t, e.node]);
     expect(begins).toContainEqual([5_000, 'node-c']);
+  });
+  it("a latency fault on one node: that node's link, in the map form, and put back to spec.apiserver.latency", () => {
+    const f: Fault = { kind: 'latency', atMs: 5_000, minMs: 300, maxMs: 400, forMs: 10_000, node: 'node-b' };
+    const s = load('scenarios/cluster/three-nodes-restart-and-partition-current.yaml');
+    expect(faultRawSteps(f, s.apiserver.latency)).toEqual([
+      { at: '5s', latency: { node: 'node-b', get: '300ms..400ms', patch: '300ms..400ms', delete: '300ms..400ms', create: '300ms..400ms' } },
+      { at: '15s', latency: { node: 'node-b', get: '1ms..5ms', patch: '1ms..5ms', delete: '1ms..5ms', create: '1ms..5ms' } },
+    ]);
+    expect(describeFault(f)).toBe("request latency 300ms..400ms on node-b's link from 5s to 15s");
+    const steps = faultSteps([{ ...f, forMs: 60_000 }], s.epoch, s.timeline.length, s.apiserver.latency);
+    expect(steps.map((st) => st.node)).toEqual(['node-b', 'node-b']);
+    // with no node (a one-node scenario's draw), every link, in the range form as before
+    const { node: _node, ...anyNode } = f;
+    expect(faultRawSteps(anyNode, s.apiserver.latency)[0]).toEqual({ at: '5s', latency: '300ms..400ms' });
   });
 });
