@@ -24,11 +24,10 @@ export interface NodeLifecycleHost {
   readonly config: KubeletConfig;
 }
 
-/** Register the nodes (every node of the scenario, the default node first, each in its zone: the
- *  labels, by name, and with them its zone) and start the
- *  controller (before the first kubelet starts); it watches every node's Lease. It runs in
- *  kube-controller-manager's leader, which an apiserver outage longer than the renew deadline
- *  replaces by a new process (leader-election.ts). */
+/** Register the nodes (every node of the scenario, the default node first, each with its labels,
+ *  by name, and so in its zone) and start the controller (before the first kubelet starts); it
+ *  watches every node's Lease. It runs in kube-controller-manager's leader, which an apiserver
+ *  outage longer than the renew deadline replaces by a new process (leader-election.ts). */
 export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: NodeLifecycleConfig, tracer: Tracer, labels: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map()): LeaderElection {
   const h = sites[0];
   const now = h.clock.now();

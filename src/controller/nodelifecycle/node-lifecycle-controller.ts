@@ -19,7 +19,8 @@
 //  - handleDisruption, on each zone's state (ComputeZoneState; a node's zone is the zone key of its
 //    topology labels, spec.nodes[].zone and .region: nodes without them, the healthy nodes among
 //    them, share the zone ""; a node labelled node.kubernetes.io/exclude-disruption counts in
-//    none, isNodeExcludedFromDisruptionChecks, though it is tainted and evicted as any other): Normal taints at the eviction rate; PartialDisruption (more than two
+//    none, isNodeExcludedFromDisruptionChecks, though it is tainted and evicted as any other):
+//    Normal taints at the eviction rate; PartialDisruption (more than two
 //    nodes not Ready, at least --unhealthy-zone-threshold 0.55 of them) at the secondary rate
 //    (0.01) in a zone of more than --large-cluster-size-threshold (50) nodes, else not at all;
 //    FullDisruption (no node Ready) at the eviction rate again (HealthyQPSFunc: a zone lost while
@@ -137,13 +138,13 @@ export class NodeLifecycleController {
     const zones = new Map<string, ConditionStatus[]>();
     for (const name of names) {
       if (this.o.healthyNodes.includes(name)) this.heartbeatHealthy(name);
-      const zone = this.zoneOf(name);
+      const node = this.o.apiserver.nodes.node(name);
+      const zone = node?.zone ?? '';
       this.addPodEvictorForNewZone(zone);
       const health = this.tryUpdateNodeHealth(name);
       if (health === undefined) continue;
       const { observed, current } = health;
-      // "Some nodes may be excluded from disruption checking"
-      const node = this.o.apiserver.nodes.node(name);
+      // "Some nodes may be excluded from disruption checking" (labels the health update keeps)
       if (node === undefined || !isNodeExcludedFromDisruptionChecks(node)) {
         let inZone = zones.get(zone);
         if (inZone === undefined) zones.set(zone, (inZone = []));
