@@ -109,14 +109,15 @@ export class NodeStore {
     return { ok: true, value: n };
   }
 
-  /** PATCH nodes/{name}/status: the Ready condition. Traced as node.status when its status changes. */
+  /** PATCH nodes/{name}/status: the Ready condition. Traced as node.status when its status, reason
+   *  or message changes (not for a heartbeat alone). */
   setReady(name: string, ready: NodeReadyCondition, actor: Actor): ApiResult<NodeObject> {
     if (this.isDown()) return this.unavailable(name, actor, 'patch');
     const cur = this.nodes.get(name);
     if (cur === undefined) return { ok: false, code: 404, message: `nodes "${name}" not found` };
     const next: NodeObject = { ...cur, ready };
     this.nodes.set(name, next);
-    if (cur.ready.status !== ready.status) {
+    if (cur.ready.status !== ready.status || cur.ready.reason !== ready.reason || cur.ready.message !== ready.message) {
       this.tracer.emit({ type: 'node.status', actor, node: name, condition: 'Ready', status: ready.status, reason: ready.reason, message: ready.message });
     }
     return { ok: true, value: next };

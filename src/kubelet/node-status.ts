@@ -2,7 +2,8 @@
 // Every nodeStatusUpdateFrequency (10 s) updateNodeStatus tries up to nodeStatusUpdateRetry (5)
 // times: GET the node, run the Ready setter (nodestatus.ReadyCondition: True, KubeletReady,
 // "kubelet is posting ready status"; False, KubeletNotReady with the errors as the message when a
-// check fails — here the node shutdown manager's ShutdownStatus, "node is shutting down"), and
+// check fails — here runtimeErrors ("container runtime is down", "PLEG is not healthy: …") and the
+// node shutdown manager's ShutdownStatus, "node is shutting down"), and
 // PATCH it only when the status changed (ignoring heartbeat times: nodeStatusHasChanged) or
 // nodeStatusReportFrequency (5 min) has passed since the last report. A node the controller marked
 // Unknown is thus marked Ready again within 10 s of the link coming back. Both requests go
@@ -12,6 +13,7 @@ import type { Channel, Proc } from '../engine/index.js';
 import type { NodeClient, NodeReadyCondition } from '../model/node.js';
 import type { VClock } from '../model/time.js';
 import type { Tracer } from '../model/trace.js';
+import { aggregateError } from './node/runtime-state.js';
 
 /** nodeStatusUpdateRetry */
 export const NODE_STATUS_UPDATE_RETRY = 5;
@@ -24,8 +26,9 @@ export interface NodeStatusOptions {
   tracer: Tracer;
   nodeName: string;
   updateFrequencyMs: number;
-  /** The node shutdown manager's ShutdownStatus: its error's text while the node shuts down. */
-  shutdownStatus?: () => string | undefined;
+  /** The Ready setter's checks that fail now (runtimeErrors, the shutdown manager's ShutdownStatus),
+   *  in upstream's order. */
+  errors?: () => string[];
   /** syncNodeStatusMux: a channel of capacity 1, full while a sync runs. */
   mutex: Channel<void>;
   /** lastStatusReportTime (virtual ms), shared by every sync of the incarnation. */
@@ -40,8 +43,7 @@ export function readyCondition(now: string, prev: NodeReadyCondition | undefined
   return {
     status,
     reason: ready ? 'KubeletReady' : 'KubeletNotReady',
-    // errors.NewAggregate: one error's text, several as "[a, b]"
-    message: ready ? 'kubelet is posting ready status' : errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`,
+    message: ready ? 'kubelet is posting ready status' : aggregateError(errs),
     lastHeartbeatTime: now,
     lastTransitionTime: prev !== undefined && prev.status === status ? prev.lastTransitionTime : now,
   };
@@ -79,8 +81,7 @@ function* updateNodeStatus(o: NodeStatusOptions): Proc<boolean> {
       continue;
     }
     const prev = got.value.ready;
-    const err = o.shutdownStatus?.();
-    const next = readyCondition(o.clock.now(), prev, err === undefined ? [] : [err]);
+    const next = readyCondition(o.clock.now(), prev, o.errors?.() ?? []);
     const changed = next.status !== prev.status || next.reason !== prev.reason || next.message !== prev.message || next.lastTransitionTime !== prev.lastTransitionTime;
     if (!changed && o.lastReportMs !== undefined && o.clock.nowMs < o.lastReportMs + NODE_STATUS_REPORT_FREQUENCY_MS) return false;
     const r = yield* o.client.patchNodeReady(o.nodeName, next);

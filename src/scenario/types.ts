@@ -126,6 +126,7 @@ export type StepAction =
   | { action: 'addEphemeralContainer'; pod: string; container: Container }
   | { action: 'forgetContainer'; pod: string; container: string }
   | { action: 'wipeRuntime' }
+  | { action: 'restartRuntime'; downForMs: number }
   | { action: 'interruptStart'; pod: string; container: string }
   | { action: 'dropPlegEvent'; pod: string; container?: string; event?: 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved'; count: number }
   | { action: 'gcContainers'; pod?: string; container?: string }

@@ -77,7 +77,7 @@ export function setupNodeLifecycle(sites: readonly NodeLifecycleHost[], nl: Node
 }
 
 /** The heartbeats of one kubelet incarnation (killed with its group). With a simulated node, its
- *  shutdown manager's state is the Ready setter's ShutdownStatus, and its own syncNodeStatus call
+ *  runtime's health and its shutdown manager's state are the Ready setter's errors, and its own syncNodeStatus call
  *  (v1.21+) runs in a process of the incarnation, added to the list it returns. */
 export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, group: string, node: Node | null): Process[] {
   // the heartbeat client: rate limiting disabled (QPS -1)
@@ -92,7 +92,7 @@ export function startHeartbeats(h: NodeLifecycleHost, nl: NodeLifecycleConfig, g
     tracer: h.tracer,
     nodeName,
     updateFrequencyMs: nl.nodeStatusUpdateFrequencyMs,
-    shutdownStatus: node === null ? undefined : () => node.shutdownStatus(),
+    errors: node === null ? undefined : () => node.readyErrors(),
     mutex: new Channel<void>(h.engine, 1, `${group}/syncNodeStatusMux`),
   };
   const procs = [

@@ -18,6 +18,9 @@ import { StaticDeletionSafety } from './deletion-safety.js';
 import { startIncarnation, stopIncarnation, type KubeletHost, type KubeletIncarnation } from './kubelet-lifecycle.js';
 import type { StepContext } from './steps/index.js';
 
+/** systemd's RestartSec for kubeadm's kubelet.service: a kubelet that exits is started again 10 s later. */
+export const KUBELET_RESTART_SEC_MS = 10_000;
+
 /** What a site shares with the world (the World satisfies it). */
 export interface SiteWorld {
   readonly scenario: Scenario;
@@ -148,8 +151,15 @@ export class NodeSite implements StepContext, KubeletHost {
     const key = podKey(obj);
     if (this.hiddenKeys.has(key)) return;
     if ((obj.spec?.nodeName ?? '') !== this.name) return;
-    const pm = kl.podManager;
     if (!isMirrorPod(obj)) this.lastKnown.set(key, obj);
+    // the informer hands the update to the config channel: it waits there while the sync loop sleeps
+    if (kl.node?.syncLoopClosed) kl.node.deferToSyncLoop(() => this.configUpdate(kl, type, obj));
+    else this.configUpdate(kl, type, obj);
+  }
+
+  /** syncLoopIteration's configCh: the pod manager and the kubelet's handlers take the update. */
+  private configUpdate(kl: KubeletIncarnation, type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: Pod): void {
+    const pm = kl.podManager;
     if (type === 'DELETED') {
       pm.removePod(obj);
       kl.node?.podRemoved(obj);
@@ -166,8 +176,19 @@ export class NodeSite implements StepContext, KubeletHost {
     }
   }
 
-  /** Start a kubelet incarnation (kubelet-lifecycle.ts). */
+  /** Start a kubelet incarnation (kubelet-lifecycle.ts). With containerd down the process exits at
+   *  once instead: NewMainKubelet's first CRI call fails (v1.20: the runtime manager's Version;
+   *  v1.26+: the CRI client's validateServiceConnection) and systemd starts it again after the
+   *  unit's RestartSec (kubeadm's kubelet.service: 10 s). */
   startKubelet(): void {
+    if (this.runtime?.criDown) {
+      this.tracer.log('error', `failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint "unix:///run/containerd/containerd.sock": rpc error: code = Unavailable desc = connection error`);
+      this.pendingKubeletStart = this.engine.after(KUBELET_RESTART_SEC_MS, () => {
+        this.pendingKubeletStart = null;
+        this.startKubelet();
+      });
+      return;
+    }
     startIncarnation(this, ++this.incarnations, (kl) => {
       this.kubelet = kl;
     });
@@ -195,6 +216,25 @@ export class NodeSite implements StepContext, KubeletHost {
       });
     } else this.startKubelet();
   }
+
+  /** The restartRuntime step: containerd is down for downForMs (its containers run on under their
+   *  shims); the running kubelet notices through its runtime status checks and its PLEG. A restart
+   *  while down extends the outage, as restartApiserver's does. */
+  restartRuntime(downForMs: number): void {
+    const rt = this.runtime!;
+    const gen = ++this.runtimeOutages;
+    if (!rt.criDown) {
+      this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault: 'runtimeDown', downForMs });
+      rt.criDown = true;
+      this.kubelet?.node?.runtimeWentDown();
+    }
+    this.engine.after(downForMs, () => {
+      if (gen !== this.runtimeOutages) return;
+      rt.criDown = false;
+      this.tracer.emit({ type: 'fault.end', actor: 'runtime', fault: 'runtimeDown' });
+    });
+  }
+  private runtimeOutages = 0;
 
   /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
   poweredOff = false;

@@ -22,6 +22,8 @@ import type { PodSyncer } from './pod-workers.js';
 import { ProbeManager, type ProbeKind, type ProbeResult } from './prober.js';
 import { ProbeWorkers } from './prober-worker.js';
 import type { Runtime } from './runtime.js';
+import { RuntimeState } from './runtime-state.js';
+import { SyncLoopGate } from './sync-loop.js';
 import type { Generation, RuntimePodStatus } from './types.js';
 import { BasicWorkQueue } from './work-queue.js';
 
@@ -185,6 +187,9 @@ export class KubeletState {
   shuttingDown = false;
   /** kl.syncNodeStatus, when the node lifecycle runs (its heartbeats set it). */
   syncNodeStatus: (() => void) | null = null;
+  /** runtimeState (runtime-state.ts) and the sync loop's guard on it (sync-loop.ts). */
+  readonly runtimeState: RuntimeState;
+  readonly loop: SyncLoopGate;
 
   /**
    * @param opts.engine     the engine every process runs on
@@ -254,6 +259,12 @@ export class KubeletState {
     };
     this.workersCurrent = this.gen !== 'classic' ? new PodWorkersCurrent({ ...workerOpts, v123: this.gen === 'transitional', noUIDReuseRestart: this.config.revertFixes?.includes('noUIDReuseRestart') }) : null;
     this.workersClassic = this.gen === 'classic' ? new PodWorkersClassic(workerOpts) : null;
+    const startMs = this.engine.nowMs;
+    const nowMs = () => this.engine.nowMs;
+    const logError = (msg: string) => this.log('error', msg);
+    const spawn = (name: string, body: Proc<void>) => void this.spawn(name, body);
+    this.runtimeState = new RuntimeState({ nowMs, startMs, criUp: () => !this.runtime.criDown, plegHealth: (t) => this.pleg.health(t), spawn, logError });
+    this.loop = new SyncLoopGate({ nowMs, troubled: () => this.runtimeState.troubled, runtimeErrors: (t) => this.runtimeState.runtimeErrors(t), spawn, logError });
   }
 
   /** Spawn a process of this incarnation (stop() kills it). */

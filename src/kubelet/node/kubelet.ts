@@ -1,7 +1,7 @@
 // pkg/kubelet/kubelet.go: the kubelet's loops (Run, syncLoop: the PLEG, the sync ticker, housekeeping,
 // StartGarbageCollection), the config source's handlers (HandlePodAdditions / Updates / Removes /
 // Reconcile / Syncs), the dispatch to the pod workers, the PLEG and probe handlers.
-import type { Proc } from '../../engine/index.js';
+import { Deferred, type Proc } from '../../engine/index.js';
 import { isMirrorPod, podKey, type Pod, type UID } from '../../model/pod.js';
 import { emitsNothing } from '../../model/trace.js';
 import { getPodConditionIndex } from '../status/conditions.js';
@@ -25,6 +25,7 @@ import type { ProbeKind, ProbeResult } from './prober.js';
 export function start(kl: KubeletState): void {
   if (kl.running || kl.stopped) return;
   kl.running = true;
+  kl.runtimeState.start();
   const period = Math.max(1, kl.config.plegRelistPeriodMs || 1000);
   kl.spawn('pleg', plegLoop(kl, period));
   kl.spawn('sync-ticker', syncTickerLoop(kl));
@@ -51,7 +52,7 @@ export function stop(kl: KubeletState): void {
 export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
   for (;;) {
     yield 0;
-    kl.pleg.relist();
+    kl.pleg.relist(kl.engine.nowMs);
     yield periodMs;
   }
 }
@@ -61,19 +62,29 @@ export function* plegLoop(kl: KubeletState, periodMs: number): Proc<void> {
 export function* syncTickerLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     yield kl.tuning.syncTickMs;
-    let due = kl.workQueue.getWork();
-    if (kl.deadlinePods.size > 0) due = withPastDeadline(kl, due);
-    if (due.length === 0) continue;
-    // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
-    // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
-    const pods: Pod[] = [];
-    for (const uid of due) {
-      const p = kl.pm.getPodByUID(uid);
-      if (p !== undefined) pods.push(p);
+    if (kl.loop.closed) {
+      kl.loop.deferTick('sync', () => syncTick(kl));
+      continue;
     }
-    // (the shuffle of one pod draws nothing)
-    handlePodSyncs(kl, pods.length < 2 ? pods : kl.rng.shuffle(pods));
+    syncTick(kl);
+    kl.loop.check();
   }
+}
+
+/** One sync tick: the due pods to HandlePodSyncs. */
+function syncTick(kl: KubeletState): void {
+  let due = kl.workQueue.getWork();
+  if (kl.deadlinePods.size > 0) due = withPastDeadline(kl, due);
+  if (due.length === 0) return;
+  // getPodsToSync walks the pod manager's pods (a Go map: seeded order). getWork is sorted by
+  // UID, as getPods is: the due pods in the pod manager's order, without listing all of them.
+  const pods: Pod[] = [];
+  for (const uid of due) {
+    const p = kl.pm.getPodByUID(uid);
+    if (p !== undefined) pods.push(p);
+  }
+  // (the shuffle of one pod draws nothing)
+  handlePodSyncs(kl, pods.length < 2 ? pods : kl.rng.shuffle(pods));
 }
 
 /** getPodsToSync's PodSyncLoopHandlers: the pods past their active deadline join the due ones
@@ -96,9 +107,24 @@ function trackDeadline(kl: KubeletState, pod: Pod): void {
 
 /** syncLoopIteration's housekeepingCh: HandlePodCleanups every housekeepingPeriod. */
 export function* housekeepingLoop(kl: KubeletState): Proc<void> {
+  const period = kl.tuning.housekeepingPeriodMs;
+  let wait = period;
   for (;;) {
-    yield kl.tuning.housekeepingPeriodMs;
+    yield wait;
+    wait = period;
+    if (kl.loop.closed) {
+      // the tick waits in its channel until the loop wakes; the ticker keeps its phase
+      const tickMs = kl.engine.nowMs;
+      const d = new Deferred<void>();
+      kl.loop.deferTick('housekeeping', () => d.resolve(kl.engine, undefined));
+      yield d;
+      yield* handlePodCleanups(kl);
+      kl.loop.check();
+      wait = period - ((kl.engine.nowMs - tickMs) % period);
+      continue;
+    }
     yield* handlePodCleanups(kl);
+    kl.loop.check();
   }
 }
 
@@ -106,7 +132,8 @@ export function* housekeepingLoop(kl: KubeletState): Proc<void> {
  *  then every ContainerGCPeriod). */
 export function* containerGCLoop(kl: KubeletState): Proc<void> {
   for (;;) {
-    garbageCollectContainers(kl);
+    if (kl.runtime.criDown) kl.log('error', 'Container garbage collection failed: rpc error: code = Unavailable desc = connection error');
+    else garbageCollectContainers(kl);
     yield CONTAINER_GC_PERIOD_MS;
   }
 }
@@ -115,6 +142,12 @@ export function* containerGCLoop(kl: KubeletState): Proc<void> {
  *  (no pod worker, no probes), else handed to its worker. */
 export function podAdded(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
+  if (kl.loop.closed) return kl.loop.defer(() => podAdded(kl, pod));
+  podAddedNow(kl, pod);
+  kl.loop.check();
+}
+
+function podAddedNow(kl: KubeletState, pod: Pod): void {
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   // (only a pod no part of the kubelet asked to terminate goes through admission)
@@ -136,6 +169,12 @@ function rejectPod(kl: KubeletState, pod: Pod, reason: string, message: string):
 /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
 export function podUpdated(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
+  if (kl.loop.closed) return kl.loop.defer(() => podUpdated(kl, pod));
+  podUpdatedNow(kl, pod);
+  kl.loop.check();
+}
+
+function podUpdatedNow(kl: KubeletState, pod: Pod): void {
   const uid = pod.metadata?.uid ?? '';
   const prev = kl.lastConfig.get(uid);
   kl.lastConfig.set(uid, pod);
@@ -152,6 +191,12 @@ export function podUpdated(kl: KubeletState, pod: Pod): void {
 /** HandlePodRemoves for one pod already removed from the pod manager. */
 export function podRemoved(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
+  if (kl.loop.closed) return kl.loop.defer(() => podRemoved(kl, pod));
+  podRemovedNow(kl, pod);
+  kl.loop.check();
+}
+
+function podRemovedNow(kl: KubeletState, pod: Pod): void {
   const uid = pod.metadata?.uid ?? '';
   kl.lastConfig.delete(uid);
   kl.deadlinePods.delete(uid);
@@ -241,6 +286,7 @@ export function dispatchWork(kl: KubeletState, pod: Pod, updateType: SyncPodType
  *  ContainerDied then runs the container deletor (cleanUpContainersInPod). */
 export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): void {
   if (kl.stopped) return;
+  if (kl.loop.closed) return kl.loop.defer(() => onPlegEvents(kl, events));
   for (const e of events) {
     if (e.type !== 'ContainerRemoved') {
       const pod = kl.pm.getPodByUID(e.uid);
@@ -248,6 +294,7 @@ export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): voi
     }
     if (e.type === 'ContainerDied') cleanUpContainersInPod(kl, e.uid, e.containerID);
   }
+  kl.loop.check();
 }
 
 /** cleanUpContainersInPod (kubelet.go; every generation). classic (v1.20): removeAll when the pod
@@ -311,6 +358,15 @@ export function probeUpdate(kl: KubeletState, kind: ProbeKind, podUID: UID, cont
  *  (SetContainerReadiness / SetContainerStartup) and, in the current generation, sync the pod
  *  (handleProbeSync); a liveness failure syncs the pod (both generations). */
 export function handleProbeUpdate(kl: KubeletState, kind: ProbeKind, pod: Pod, containerID: string, result: ProbeResult): void {
+  // (classic: the prober manager's own goroutines hand readiness and startup to the status manager,
+  // outside the sync loop: only liveness waits for it)
+  const viaLoop = kind === 'liveness' || kl.gen !== 'classic';
+  if (viaLoop && kl.loop.closed) return kl.loop.defer(() => handleProbeUpdate(kl, kind, pod, containerID, result));
+  handleProbeUpdateNow(kl, kind, pod, containerID, result);
+  if (viaLoop) kl.loop.check();
+}
+
+function handleProbeUpdateNow(kl: KubeletState, kind: ProbeKind, pod: Pod, containerID: string, result: ProbeResult): void {
   const uid = pod.metadata?.uid ?? '';
   if (kind === 'liveness') {
     if (result === 'Failure') handlePodSyncs(kl, [pod]);

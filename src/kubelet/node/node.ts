@@ -212,9 +212,27 @@ export class Node implements PodSyncer {
     startShutdown(this.kl, c, powerOff);
   }
 
-  /** The shutdown manager's ShutdownStatus: "node is shutting down" once logind announced it. */
-  shutdownStatus(): string | undefined {
-    return this.kl.shuttingDown ? NODE_SHUTTING_DOWN : undefined;
+  /** The Ready setter's failing checks: runtimeErrors (runtime-state.ts), then the shutdown
+   *  manager's ShutdownStatus ("node is shutting down" once logind announced it). */
+  readyErrors(): string[] {
+    const errs = this.kl.runtimeState.runtimeErrors(this.kl.engine.nowMs);
+    if (this.kl.shuttingDown) errs.push(NODE_SHUTTING_DOWN);
+    return errs;
+  }
+
+  /** restartRuntime: the container runtime went down now; updateRuntimeUp starts to notice. */
+  runtimeWentDown(): void {
+    this.kl.runtimeState.runtimeWentDown();
+  }
+
+  /** The sync loop sleeps on runtime errors (sync-loop.ts): a config update waits in its channel. */
+  get syncLoopClosed(): boolean {
+    return this.kl.loop.closed;
+  }
+
+  /** A config update for the sleeping sync loop, handled when it wakes. */
+  deferToSyncLoop(fn: () => void): void {
+    this.kl.loop.defer(fn);
   }
 
   /** The kubelet's syncNodeStatus, for its shutdown manager to call (set with the heartbeats). */

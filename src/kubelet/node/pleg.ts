@@ -8,7 +8,9 @@
 import { Deferred, type Engine, type Proc, type Rng } from '../../engine/index.js';
 import { podKey, type UID } from '../../model/pod.js';
 import type { TraceEvent, Tracer } from '../../model/trace.js';
+import { goDuration } from './backoff.js';
 import type { Runtime } from './runtime.js';
+import { PLEG_RELIST_THRESHOLD_MS } from './runtime-state.js';
 import { emptyRuntimePodStatus, type RuntimePodStatus } from './types.js';
 
 /** kubecontainer.Cache: the last relisted status of each pod and the global relist generation. */
@@ -111,6 +113,8 @@ export class GenericPLEG {
   private readonly changed = new Set<UID>();
   private readonly unsubscribe: () => void;
   relistCount = 0;
+  /** relistTime: the instant of the last relist that reached the runtime (undefined: none yet). */
+  private relistMs: number | undefined;
   /** Armed dropPlegEvent faults: the next matching events are discarded (see dropEvents). */
   private drops: Array<{ uid: UID; container?: string; event?: PodLifeCycleEventType; left: number }> = [];
 
@@ -147,10 +151,26 @@ export class GenericPLEG {
     return true;
   }
 
+  /** Healthy(): undefined when a relist reached the runtime within relistThreshold (3 min), else the
+   *  error's text. */
+  health(nowMs: number): string | undefined {
+    if (this.relistMs === undefined) return 'pleg has yet to be successful';
+    const elapsed = nowMs - this.relistMs;
+    if (elapsed > PLEG_RELIST_THRESHOLD_MS) return `pleg was last seen active ${goDuration(elapsed)} ago; threshold is ${goDuration(PLEG_RELIST_THRESHOLD_MS)}`;
+    return undefined;
+  }
+
   /** relist: only pods whose runtime state changed since the previous relist are diffed (the others
-   *  would produce no event and keep their cached status). */
-  relist(): void {
+   *  would produce no event and keep their cached status). With the runtime down, GetPods fails:
+   *  nothing is diffed, the cache is not stamped (so pod workers waiting on it wait on), and the
+   *  relist time stays where it was. */
+  relist(nowMs: number): void {
     this.relistCount++;
+    if (this.runtime.criDown) {
+      this.tracer.log('error', 'GenericPLEG: Unable to retrieve pods: rpc error: code = Unavailable desc = connection error');
+      return;
+    }
+    this.relistMs = nowMs;
     if (this.changed.size === 0) {
       // nothing to diff (the shuffle of no pod draws nothing)
       this.cache.updateTime();

@@ -54,6 +54,8 @@ export class Runtime {
   private readonly rng: Rng;
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
+  /** containerd is down (restartRuntime): CRI calls fail; the containers run on under their shims. */
+  criDown = false;
   private readonly byID = new Map<string, RuntimeContainer>();
   private sandboxesCreated = 0; // (pod IPs go in that order)
   private readonly failedStarts = new Map<string, number>();

@@ -37,6 +37,8 @@ export interface StepContext {
   createInApiserver(sp: ScenarioPod, actor: 'user' | 'kubelet'): Pod | undefined;
   /** Stop the kubelet and start a new incarnation after downForMs (0: at once). */
   restartKubelet(downForMs: number): void;
+  /** containerd is down for downForMs (restartRuntime); needs runtime: simulated. */
+  restartRuntime(downForMs: number): void;
   /** The node powers off (the end of a nodeShutdown): the kubelet and the runtime stop for good. */
   powerOff(): void;
 }

@@ -4,7 +4,7 @@
 import type { Runtime } from '../../kubelet/node/index.js';
 import { requireKubeletPod, requireNode, splitKey, StepError, type StepContext, type StepHandlers } from './context.js';
 
-type NodeAction = 'exit' | 'oom' | 'ready' | 'started' | 'live' | 'forgetContainer' | 'wipeRuntime';
+type NodeAction = 'exit' | 'oom' | 'ready' | 'started' | 'live' | 'forgetContainer' | 'wipeRuntime' | 'restartRuntime';
 
 function requireRuntime(w: StepContext, action: string): Runtime {
   if (w.runtime === null) throw new StepError(`${action} needs runtime: simulated`);
@@ -40,5 +40,9 @@ export const nodeSteps: StepHandlers<NodeAction> = {
   },
   wipeRuntime(w, step) {
     requireRuntime(w, step.action).wipe();
+  },
+  restartRuntime(w, step) {
+    requireRuntime(w, step.action);
+    w.restartRuntime(step.downForMs);
   },
 };

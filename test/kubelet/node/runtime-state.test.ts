@@ -1,0 +1,153 @@
+// A container runtime that goes down (restartRuntime): runtimeState's errors, the sync loop's guard
+// and its back-off, and the step end to end on one node of several.
+import { describe, expect, it } from 'vitest';
+import { Engine, Rng, type Proc } from '../../../src/engine/index.js';
+import { aggregateError, RuntimeState, RUNTIME_DOWN, type RuntimeStateHost } from '../../../src/kubelet/node/runtime-state.js';
+import { SyncLoopGate } from '../../../src/kubelet/node/sync-loop.js';
+import { loadScenario, runScenario } from '../../../src/index.js';
+
+function host(engine: Engine, cri: { up: boolean }, logs: string[], relistMs = () => engine.nowMs): RuntimeStateHost {
+  return {
+    nowMs: () => engine.nowMs,
+    startMs: 0,
+    criUp: () => cri.up,
+    plegHealth: (t) => (t - relistMs() > 180_000 ? `pleg was last seen active ${t - relistMs()}ms ago` : undefined),
+    spawn: (name: string, body: Proc<void>) => void engine.spawn(name, body),
+    logError: (m) => logs.push(`${engine.nowMs} ${m}`),
+  };
+}
+
+describe('runtimeState', () => {
+  it('aggregates as utilerrors.NewAggregate: none, one bare, several bracketed, each message once', () => {
+    expect(aggregateError([])).toBe('');
+    expect(aggregateError(['a'])).toBe('a');
+    expect(aggregateError(['a', 'b'])).toBe('[a, b]');
+    expect(aggregateError(['a', 'a'])).toBe('a');
+  });
+
+  it('is down 30 s after the last 5 s status check that found the runtime up, and up at the first check after it is back', () => {
+    const engine = new Engine(new Rng('e'));
+    const cri = { up: true };
+    const logs: string[] = [];
+    const rs = new RuntimeState(host(engine, cri, logs));
+    rs.start();
+    expect(rs.troubled).toBe(false);
+    engine.at(62_000, () => {
+      cri.up = false;
+      rs.runtimeWentDown();
+    });
+    const seen: Array<[number, string[]]> = [];
+    for (const t of [62_000, 89_999, 90_000, 100_000]) engine.at(t, () => seen.push([t, rs.runtimeErrors(t)]));
+    engine.at(101_000, () => (cri.up = true));
+    engine.at(104_999, () => seen.push([104_999, rs.runtimeErrors(104_999)]));
+    engine.at(105_001, () => seen.push([105_001, rs.runtimeErrors(105_001)]));
+    engine.run({ untilMs: 200_000 });
+    // the last check that found it up was at 60 s: down from 90 s (not after 90 s)
+    expect(seen).toEqual([
+      [62_000, []],
+      [89_999, []],
+      [90_000, [RUNTIME_DOWN]],
+      [100_000, [RUNTIME_DOWN]],
+      [104_999, [RUNTIME_DOWN]],
+      [105_001, []],
+    ]);
+    expect(rs.troubled).toBe(false);
+    // checks at 65 … 100 s failed and logged
+    expect(logs.filter((l) => l.includes('Container runtime sanity check failed')).map((l) => Number(l.split(' ')[0]))).toEqual([65_000, 70_000, 75_000, 80_000, 85_000, 90_000, 95_000, 100_000]);
+  });
+
+  it('adds the PLEG health check after its threshold', () => {
+    const engine = new Engine(new Rng('e'));
+    const cri = { up: true };
+    const rs = new RuntimeState(host(engine, cri, [], () => 61_000));
+    rs.start();
+    let errs: string[] = [];
+    engine.at(62_000, () => {
+      cri.up = false;
+      rs.runtimeWentDown();
+    });
+    engine.at(241_001, () => (errs = rs.runtimeErrors(241_001)));
+    engine.run({ untilMs: 242_000 });
+    expect(errs).toEqual([RUNTIME_DOWN, 'PLEG is not healthy: pleg was last seen active 180001ms ago']);
+  });
+});
+
+describe('the sync loop guard', () => {
+  function gate(errorsUntil: { ms: number }) {
+    const engine = new Engine(new Rng('e'));
+    const logs: number[] = [];
+    const g = new SyncLoopGate({
+      nowMs: () => engine.nowMs,
+      troubled: () => true,
+      runtimeErrors: (t) => (t < errorsUntil.ms ? ['container runtime is down'] : []),
+      spawn: (name, body) => void engine.spawn(name, body),
+      logError: () => logs.push(engine.nowMs),
+    });
+    return { engine, g, logs };
+  }
+
+  it('backs off 100 ms doubling to 5 s, queues arrivals and one tick of each kind, and handles them in order when the errors are gone', () => {
+    const { engine, g, logs } = gate({ ms: 20_000 });
+    const handled: string[] = [];
+    // an arrival while the loop is open runs; the check after it finds the errors and the loop sleeps
+    engine.at(1_000, () => {
+      handled.push('first');
+      g.check();
+    });
+    engine.at(2_000, () => {
+      expect(g.closed).toBe(true);
+      g.defer(() => handled.push('config'));
+      g.deferTick('sync', () => handled.push('tick-2'));
+      g.deferTick('sync', () => handled.push('tick-3 (dropped: the channel holds one)'));
+      g.deferTick('housekeeping', () => handled.push('housekeeping'));
+      g.defer(() => handled.push('pleg'));
+    });
+    engine.run({ untilMs: 60_000 });
+    expect(logs).toEqual([1_000, 1_100, 1_300, 1_700, 2_500, 4_100, 7_300, 12_300, 17_300]);
+    expect(handled).toEqual(['first', 'config', 'tick-2', 'housekeeping', 'pleg']);
+    expect(g.closed).toBe(false);
+  });
+});
+
+describe('restartRuntime', () => {
+  const text = (extra: string) => `apiVersion: kss/v1alpha1
+kind: Scenario
+metadata: { name: s }
+spec:
+  until: 200s
+${extra}`;
+
+  it('takes down one node\'s runtime only (node:), and the other node\'s kubelet goes on', () => {
+    const r = loadScenario(
+      text(`  kubelet: { statusManager: current }
+  nodeLifecycle: {}
+  nodes: [{ name: node-a }, { name: node-b }]
+  pods:
+    - { metadata: { name: a }, spec: { nodeName: node-a, containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: 100s, exit: 0 }] } }, }
+    - { metadata: { name: b }, spec: { nodeName: node-b, restartPolicy: Never, containers: [{ name: main, image: busybox }] }, x-kss: { containers: { main: [{ run: 100s, exit: 0 }] } } }
+  timeline:
+    - { at: 20s, restartRuntime: { downFor: 150s, node: node-b } }
+  expect:
+    - events: { type: node.status, where: { node: node-b, status: "False", message: container runtime is down }, count: 1 }
+    - events: { type: node.status, where: { node: node-a, status: "False" }, count: 0 }
+    - apiserver: { pod: a, at: 110s, status: { containerStatuses: [{ name: main, restartCount: 1 }] } }
+    - apiserver: { pod: b, at: 169s, status: { phase: Running } }
+    - apiserver: { pod: b, at: 180s, status: { phase: Succeeded } }`),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    const run = runScenario(r.scenario);
+    expect(run.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(run.stepErrors).toEqual([]);
+  });
+
+  it('is refused without a simulated runtime, and needs downFor', () => {
+    const none = loadScenario(text(`  kubelet: { runtime: none }
+  timeline:
+    - { at: 1s, restartRuntime: { downFor: 5s } }`));
+    expect(none.ok).toBe(false);
+    const noDuration = loadScenario(text(`  timeline:
+    - { at: 1s, restartRuntime: {} }`));
+    expect(noDuration.ok).toBe(false);
+    if (!noDuration.ok) expect(noDuration.issues.map((i) => i.path)).toContain('spec.timeline[0].restartRuntime.downFor');
+  });
+});
