@@ -9,6 +9,7 @@ import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
 import { killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
+import { CRI_UNAVAILABLE } from './kuberuntime-container.js';
 import { isMirrorPodOf } from './mirror.js';
 import { volumesMounted, waitForAttachAndMount } from './volume-manager.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
@@ -139,10 +140,19 @@ export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions)
 
 /** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */
 export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncPodResult {
+  if (changes.createSandbox && kl.runtime.criDown) return { isTerminal: false, err: sandboxFailure(pod) };
   const results = runtimeSyncPod(kl, pod, podStatus, changes);
   updateReasonCache(kl, pod.metadata?.uid ?? '', results);
   const err = syncError(kl, results);
   return err === undefined ? SYNC_OK : { isTerminal: false, err };
+}
+
+/** The sync's error when CreatePodSandbox fails with containerd down (SyncResult.Error of the
+ *  createSandboxResult, the message createPodSandbox makes: Go's %q quotes it). */
+function sandboxFailure(pod: Pod): string {
+  const target = `${pod.metadata?.name ?? ''}_${pod.metadata?.namespace ?? 'default'}(${pod.metadata?.uid ?? ''})`;
+  const message = `Failed to create sandbox for pod ${JSON.stringify(target)}: ${CRI_UNAVAILABLE}`;
+  return `failed to "CreatePodSandbox" for ${JSON.stringify(target)} with CreatePodSandboxError: ${JSON.stringify(message)}`;
 }
 
 /** The static pod's mirror, as the update handed to the worker gave it (the pod manager's when it

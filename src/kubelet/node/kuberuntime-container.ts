@@ -2,8 +2,9 @@
 // EnsureImageExists (pkg/kubelet/images/image_manager.go): the ways a start fails before or while
 // the container is created, as an attempt's `startError` says — ErrImagePull (and, while the pull
 // back-off lasts, ImagePullBackOff), CreateContainerConfigError, CreateContainerError, and a failed
-// OCI start (RunContainerError: the runtime keeps an exited 128 StartError container), and a
-// StartContainer call cut off after CreateContainer (RunContainerError: the container stays created).
+// OCI start (RunContainerError: the runtime keeps an exited 128 StartError container), a
+// StartContainer call cut off after CreateContainer (RunContainerError: the container stays created),
+// and, with containerd down, the image's inspection (ImageInspectError).
 import type { Container, Pod } from '../../model/pod.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { KubeletState } from './kubelet-state.js';
@@ -14,6 +15,9 @@ export const ErrImagePullBackOff = 'ImagePullBackOff';
 export const ErrCreateContainerConfig = 'CreateContainerConfigError';
 export const ErrCreateContainer = 'CreateContainerError';
 export const ErrRunContainer = 'RunContainerError';
+export const ErrImageInspect = 'ImageInspectError';
+/** The gRPC error of a CRI call while containerd is down (restartRuntime). */
+export const CRI_UNAVAILABLE = 'rpc error: code = Unavailable desc = connection error';
 
 /** A failed start: the error (the waiting reason) and its message. */
 export interface StartFailureResult {
@@ -61,6 +65,8 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
   // EnsureImageExists asks the pull back-off before any pull (only a failed pull makes an entry)
   const image = pullRef(kl, c);
   const key = `${uid}_${image}`;
+  // containerd down (restartRuntime): EnsureImageExists's first call, GetImageRef, fails
+  if (kl.runtime.criDown) return { error: ErrImageInspect, message: `Failed to inspect image "${c.image ?? ''}": ${CRI_UNAVAILABLE}` };
   if (kl.imageBackoff.isInBackOffSinceUpdate(key, kl.engine.nowMs)) return { error: ErrImagePullBackOff, message: `Back-off pulling image "${image}"` };
   // the interruptStart fault: CreateContainer done, StartContainer's call cut off (upstream
   // startContainer returns the gRPC message with ErrRunContainer); the instance stays created

@@ -140,6 +140,22 @@ ${extra}`;
     expect(run.stepErrors).toEqual([]);
   });
 
+  it('a pod created while containerd is down (before the loop sleeps) gets no sandbox until it is back', () => {
+    const r = loadScenario(
+      text(`  kubelet: { statusManager: current }
+  pods:
+    - { metadata: { name: late }, spec: { containers: [{ name: main, image: nginx }] }, x-kss: { createAt: 32s } }
+  timeline:
+    - { at: 28s, restartRuntime: { downFor: 60s } }
+  expect:
+    - log: { contains: 'with CreatePodSandboxError: "Failed to create sandbox for pod', pod: late, count: 1 }
+    - events: { type: runtime.start, pod: late, count: 1, from: 88s, to: 88s }
+    - apiserver: { pod: late, at: 87s, status: { phase: Pending, containerStatuses: [{ name: main, state: { waiting: { reason: ContainerCreating } } }] } }`),
+    );
+    if (!r.ok) throw new Error(JSON.stringify(r.issues));
+    expect(runScenario(r.scenario).assertions.filter((a) => !a.ok)).toEqual([]);
+  });
+
   it('is refused without a simulated runtime, and needs downFor', () => {
     const none = loadScenario(text(`  kubelet: { runtime: none }
   timeline:
