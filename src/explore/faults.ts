@@ -5,7 +5,7 @@
 import { Rng } from '../engine/rng.js';
 import { formatDuration, formatRfc3339, parseRfc3339 } from '../model/time.js';
 import type { Latency, Scenario, Step, StepAction, Verb } from '../scenario/types.js';
-import { FAULT_KINDS, type ExploreSpec, type Fault, type FaultKind } from './types.js';
+import { DEFAULT_FAULT_KINDS, type ExploreSpec, type Fault, type FaultKind } from './types.js';
 
 /** What generation needs of a scenario, computed once per search. */
 export interface FaultSpace {
@@ -25,8 +25,9 @@ export const DEFAULT_MAX_FAULTS = 4;
  *  the first two thirds of the run, so that the rest of it can show whether the kubelet recovers). */
 export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpace {
   const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
-  let kinds = [...(spec?.faults ?? FAULT_KINDS)];
+  let kinds = [...(spec?.faults ?? DEFAULT_FAULT_KINDS)];
   if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
+  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime');
   const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
   const nodes = (s.nodes ?? []).length > 1 ? s.nodes!.map((n) => n.name) : [];
   return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes };
@@ -75,6 +76,9 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
       return { kind, atMs, pod: pod(), condition: rng.float() < 0.75 ? 'Ready' : 'ContainersReady', value: rng.float() < 0.75 ? 'False' : 'True' };
     case 'delete':
       return { kind, atMs, pod: pod(), gracePeriodSeconds: [0, 1, 5, 30][rng.pick(4)] };
+    case 'restartRuntime':
+      // (long enough, at times, for the kubelet to see it: 30 s after its last status check)
+      return onNode({ kind, atMs, downForMs: rng.int(1_000, 120_000) });
   }
 }
 
@@ -107,6 +111,8 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
     }
     case 'delete':
       return [{ atMs: f.atMs, action: { action: 'delete', pod: f.pod, gracePeriodSeconds: f.gracePeriodSeconds } }];
+    case 'restartRuntime':
+      return [{ atMs: f.atMs, action: { action: 'restartRuntime', downForMs: f.downForMs }, ...nodeOf(f) }];
   }
 }
 
@@ -141,6 +147,8 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
       return [{ at, externalPatch: { pod: shortPod(f.pod), status: { conditions: [{ type: f.condition, status: f.value, lastTransitionTime: `@${formatDuration(Math.floor(f.atMs / 1000) * 1000)}` }] } } }];
     case 'delete':
       return [{ at, delete: { pod: shortPod(f.pod), gracePeriodSeconds: f.gracePeriodSeconds } }];
+    case 'restartRuntime':
+      return [{ at, restartRuntime: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
   }
 }
 
@@ -172,5 +180,7 @@ export function describeFault(f: Fault): string {
       return `a second writer setting ${f.condition}=${f.value} on ${shortPod(f.pod)} at ${at}`;
     case 'delete':
       return `a user's delete of ${shortPod(f.pod)} (grace ${f.gracePeriodSeconds}s) at ${at}`;
+    case 'restartRuntime':
+      return `containerd down${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
   }
 }

@@ -1,10 +1,12 @@
 // The vocabulary of `kss explore`: injected faults, one run's plan, a find and its signature, the
 // options and the report. Plain data only, so plans and finds cross worker threads as they are.
-import { EXPLORE_FAULT_KINDS, type ExploreFaultKind, type Verb } from '../scenario/types.js';
+import { DEFAULT_EXPLORE_FAULT_KINDS, EXPLORE_FAULT_KINDS, type ExploreFaultKind, type Verb } from '../scenario/types.js';
 export type { ExploreSpec } from '../scenario/types.js';
 
 /** The fault kinds explore may inject, each as explicit timeline steps of the scenario format. */
 export const FAULT_KINDS = EXPLORE_FAULT_KINDS;
+/** The kinds drawn when the scenario names none. */
+export const DEFAULT_FAULT_KINDS = DEFAULT_EXPLORE_FAULT_KINDS;
 export type FaultKind = ExploreFaultKind;
 
 /** One injected fault. `atMs` is when it starts; a partition also says when it is repaired. With
@@ -18,7 +20,8 @@ export type Fault =
   | { kind: 'fail'; atMs: number; verbs: Verb[]; code: 409 | 429 | 500 | 'timeout'; count: number; node?: string }
   | { kind: 'latency'; atMs: number; minMs: number; maxMs: number; forMs: number; node?: string }
   | { kind: 'externalPatch'; atMs: number; pod: string; condition: 'Ready' | 'ContainersReady'; value: 'True' | 'False' }
-  | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number };
+  | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number }
+  | { kind: 'restartRuntime'; atMs: number; downForMs: number; node?: string };
 
 
 /** Everything that differs between two runs of one scenario. */

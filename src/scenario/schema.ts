@@ -138,7 +138,7 @@ export const ACTIONS = {
   addEphemeralContainer: act(z.strictObject({ pod: podRef, container }), (v) => ({ action: 'addEphemeralContainer', pod: v.pod, container: v.container as Container })),
   forgetContainer: act(onPod, (v) => ({ action: 'forgetContainer', ...v })),
   wipeRuntime: act(z.strictObject({ node }).nullable(), (v) => ({ action: 'wipeRuntime', node: v?.node })),
-  restartRuntime: act(z.strictObject({ downFor: positiveDuration, node }), (v) => ({ action: 'restartRuntime', downForMs: v.downFor, node: v.node })),
+  restartRuntime: act(z.strictObject({ downFor: duration, node }), (v) => ({ action: 'restartRuntime', downForMs: v.downFor, node: v.node })),
   interruptStart: act(onPod, (v) => ({ action: 'interruptStart', ...v })),
   dropPlegEvent: act(
     z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional(), node }),

@@ -191,7 +191,10 @@ export type Bound = { minMs?: number; maxMs?: number };
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 
 /** The fault kinds `kss explore` injects (`spec.explore.faults`). */
-export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'] as const;
+export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete', 'restartRuntime'] as const;
+/** The kinds explore draws when spec.explore.faults names none (restartRuntime only when named: a
+ *  new kind in the default set would change every search's draws). */
+export const DEFAULT_EXPLORE_FAULT_KINDS: readonly ExploreFaultKind[] = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'];
 export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
 export interface ExploreSpec {
   faults?: ExploreFaultKind[];

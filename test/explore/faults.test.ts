@@ -57,4 +57,17 @@ describe('explore faults and nodes', () => {
     const { node: _node, ...anyNode } = f;
     expect(faultRawSteps(anyNode, s.apiserver.latency)[0]).toEqual({ at: '5s', latency: '300ms..400ms' });
   });
+  it('a containerd outage is drawn only when named, never with runtime: none, and runs on the node it names', () => {
+    const s = load('scenarios/cluster/three-nodes-restart-and-partition-current.yaml');
+    expect(faultSpace(s, undefined).kinds).not.toContain('restartRuntime');
+    expect(faultSpace(s, { faults: ['restartRuntime'] }).kinds).toEqual(['restartRuntime']);
+    expect(faultSpace({ ...s, kubelet: { ...s.kubelet, runtime: 'none' } }, { faults: ['restartRuntime', 'partition'] }).kinds).toEqual(['partition']);
+    const f: Fault = { kind: 'restartRuntime', atMs: 5_000, downForMs: 60_000, node: 'node-b' };
+    expect(faultRawSteps(f, s.apiserver.latency)).toEqual([{ at: '5s', restartRuntime: { downFor: '1m', node: 'node-b' } }]);
+    expect(describeFault(f)).toBe('containerd down on node-b from 5s to 1m5s');
+    const steps = faultSteps([f], s.epoch, s.timeline.length, s.apiserver.latency);
+    const r = runScenario({ ...s, timeline: [...s.timeline, ...steps].sort((a, b) => a.atMs - b.atMs) }, { keepTrace: true });
+    expect(r.trace.filter((e) => e.type === 'fault.begin' && e.fault === 'runtimeDown').map((e) => [e.t, e.node])).toEqual([[5_000, 'node-b']]);
+    expect(r.stepErrors).toEqual([]);
+  });
 });
