@@ -239,6 +239,7 @@ export class KubeletState {
       kill: (p) => this.engine.kill(p),
       getPodStatus: (uid) => this.sm.getPodStatus(uid),
       answer: (id, kind) => this.runtime.container(id)?.probeAnswers[kind],
+      criDown: () => this.runtime.criDown,
       toVirtual: (s) => this.toVirtual(s), // (memoized: every probe tick reads its container's startedAt)
       onUpdate: (kind, uid, name, id, result) => this.onProbeUpdate(kind, uid, name, id, result),
     });

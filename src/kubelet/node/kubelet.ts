@@ -336,8 +336,11 @@ export function probeResult(kl: KubeletState, kind: ProbeKind, podUID: UID, cont
     return;
   }
   c.probeAnswers[kind] = value;
+  const worker = kl.probeWorkers.get(podUID, container, kind);
+  // an exec probe runs through containerd: while it is down the probe errors and nothing lands
+  if (worker?.exec && kl.runtime.criDown) return;
   const result: ProbeResult = value ? 'Success' : 'Failure';
-  kl.probeWorkers.get(podUID, container, kind)?.adopt(c.id, result);
+  worker?.adopt(c.id, result);
   const changed = kl.prober.set(kind, podUID, c.id, result);
   if (emitsNothing(kl.tracer)) kl.tracer.skip!('probe.result'); // (nothing reads it: counted, not built)
   else kl.trace({ type: 'probe.result', actor: 'kubelet', pod: podKey(pod), uid: podUID, container, probe: kind, result: value, changed });

@@ -34,6 +34,8 @@ export interface ProbeWorkerHost {
   getPodStatus(uid: UID): PodStatus | undefined;
   /** The probe's answer for that container instance (undefined: none: a prober error). */
   answer(containerID: string, kind: ProbeKind): boolean | undefined;
+  /** containerd is down (restartRuntime): exec probes error. */
+  criDown?(): boolean;
   /** RFC 3339 → virtual ms. */
   toVirtual(s: string): number | undefined;
   /** The results manager's update (a result changed): the kubelet's sync loop handles it. */
@@ -71,7 +73,11 @@ export class ProbeWorker {
   readonly initialValue: ProbeResult;
   readonly timing: ReturnType<typeof probeTiming>;
 
+  /** An exec probe runs through the runtime (ExecSync): it errors while containerd is down. */
+  readonly exec: boolean;
+
   constructor(readonly h: ProbeWorkerHost, readonly kind: ProbeKind, readonly pod: Pod, readonly container: Container, spec: Probe) {
+    this.exec = spec.exec !== undefined && spec.exec !== null;
     this.initialValue = kind === 'readiness' ? 'Failure' : kind === 'liveness' ? 'Success' : 'Unknown';
     this.timing = probeTiming(spec);
   }
@@ -194,7 +200,8 @@ export class ProbeWorker {
     if (c.started === true) {
       if (this.kind === 'startup') return true;
     } else if (this.kind !== 'startup') return true;
-    const answer = this.h.answer(this.containerID, this.kind);
+    // a prober error (an exec probe with containerd down): the result is thrown away
+    const answer = this.exec && this.h.criDown?.() ? undefined : this.h.answer(this.containerID, this.kind);
     if (answer === undefined) return true;
     const result: ProbeResult = answer ? 'Success' : 'Failure';
     if (this.lastResult === result) this.resultRun++;

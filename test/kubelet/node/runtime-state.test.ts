@@ -156,6 +156,33 @@ ${extra}`;
     expect(runScenario(r.scenario).assertions.filter((a) => !a.ok)).toEqual([]);
   });
 
+  it('an exec probe errors while containerd is down (its answers land only after): the liveness kill waits for three failed probes after', () => {
+    const probe = (handler: string) =>
+      loadScenario(
+        text(`  kubelet: { statusManager: current }
+  pods:
+    - metadata: { name: web }
+      spec:
+        containers:
+          - { name: main, image: nginx, livenessProbe: { ${handler}, periodSeconds: 10, failureThreshold: 3 } }
+  timeline:
+    - { at: 30s, restartRuntime: { downFor: 70s } }
+    - { at: 40s, live: { pod: web, container: main, value: false } }`),
+      );
+    const exec = probe('exec: { command: [cat, /tmp/healthy] }');
+    if (!exec.ok) throw new Error(JSON.stringify(exec.issues));
+    const kills = (r: ReturnType<typeof runScenario>) => r.trace.filter((e) => e.type === 'runtime.kill').map((e) => e.t);
+    const execRun = runScenario(exec.scenario, { keepTrace: true });
+    expect(kills(execRun)).toHaveLength(1);
+    expect(kills(execRun)[0]).toBeGreaterThan(120_000);
+    const landed = (r: ReturnType<typeof runScenario>) => r.trace.filter((e) => e.type === 'probe.result' && e.probe === 'liveness' && e.result === false).map((e) => e.t);
+    expect(landed(execRun)[0]).toBeGreaterThan(120_000);
+    // an HTTP probe does not go through the runtime: its failure lands at once
+    const http = probe('httpGet: { path: /, port: 80 }');
+    if (!http.ok) throw new Error(JSON.stringify(http.issues));
+    expect(landed(runScenario(http.scenario, { keepTrace: true }))[0]).toBe(40_000);
+  });
+
   it('is refused without a simulated runtime, and needs downFor', () => {
     const none = loadScenario(text(`  kubelet: { runtime: none }
   timeline:
