@@ -7,7 +7,7 @@ import { emitsNothing } from '../../model/trace.js';
 import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { criKillFailure, killContainer, killPod, runningNames, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { CRI_UNAVAILABLE } from './kuberuntime-container.js';
 import { isMirrorPodOf } from './mirror.js';
@@ -42,6 +42,8 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
   const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
   kl.sm.setPodStatus(pod, podStatusFn === undefined ? apiPodStatus : podStatusFn(apiPodStatus));
+  const failed = criKillFailure(kl, pod, runningNames(kl, pod), true);
+  if (failed !== undefined) return { err: failed };
   yield* killPod(kl, pod, gracePeriodSeconds);
   kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
@@ -88,6 +90,8 @@ export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus:
 
 /** classic syncPod's kill: killPod, then a sync without error. */
 export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
+  const failed = criKillFailure(kl, pod, runningNames(kl, pod), true);
+  if (failed !== undefined) return { isTerminal: false, err: `error killing pod: ${failed}` };
   yield* killPod(kl, pod, gracePeriodOverride);
   return SYNC_OK;
 }
@@ -110,9 +114,17 @@ export function* syncAfterMount(kl: KubeletState, pod: Pod, mirrorPod: Pod | und
   const err = yield* waitForAttachAndMount(kl, pod);
   if (err !== undefined) return { isTerminal: false, err };
   const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
+  const failed = killFailure(kl, pod, changes);
+  if (failed !== undefined) return { isTerminal: false, err: failed };
   if (changes.killPod) yield* killPod(kl, pod, undefined);
   else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
+}
+
+/** SyncPod's kills with containerd down: they fail and SyncPod returns (see criKillFailure). */
+function killFailure(kl: KubeletState, pod: Pod, changes: PodActions): string | undefined {
+  if (!kl.runtime.criDown) return undefined;
+  return changes.killPod ? criKillFailure(kl, pod, runningNames(kl, pod), true) : criKillFailure(kl, pod, changes.containersToKill.map((k) => k.container.name), false);
 }
 
 /** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes
@@ -122,6 +134,8 @@ export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod |
     yield* syncMirrorPod(kl, pod, mirrorPod);
     changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
   }
+  const failed = killFailure(kl, pod, changes);
+  if (failed !== undefined) return { isTerminal: false, err: failed };
   if (changes.killPod) yield* killPod(kl, pod, undefined);
   else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);

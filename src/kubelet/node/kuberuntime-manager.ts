@@ -11,7 +11,7 @@ import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeri
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
-import { startContainerChecked } from './kuberuntime-container.js';
+import { CRI_UNAVAILABLE, startContainerChecked } from './kuberuntime-container.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -168,6 +168,22 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   }
   for (const w of waits) yield* w.wait();
   kl.runtime.stopPodSandbox(uid);
+}
+
+/** With containerd down (restartRuntime) a kill stops nothing: every StopContainer (and the
+ *  sandbox's StopPodSandbox, for a pod kill) fails, and the PodSyncResult's error aggregates
+ *  them — "failed to \"KillContainer\" for \"main\" with KillContainerError: …". Undefined when
+ *  the runtime is up (or nothing is to be stopped). */
+export function criKillFailure(kl: KubeletState, pod: Pod, containers: readonly string[], sandbox: boolean): string | undefined {
+  if (!kl.runtime.criDown) return undefined;
+  const errs = containers.map((name) => `failed to "KillContainer" for "${name}" with KillContainerError: "${CRI_UNAVAILABLE}"`);
+  if (sandbox) errs.push(`failed to "KillPodSandbox" for "${pod.metadata?.uid ?? ''}" with KillPodSandboxError: "${CRI_UNAVAILABLE}"`);
+  return errs.length === 0 ? undefined : errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
+}
+
+/** The running containers' names, as a pod kill would stop them. */
+export function runningNames(kl: KubeletState, pod: Pod): string[] {
+  return kl.runtime.runningContainers(pod.metadata?.uid ?? '').map((c) => c.name);
 }
 
 /** The spec of a running instance's container (regular or init). */

@@ -180,7 +180,11 @@ ${extra}`;
     // an HTTP probe does not go through the runtime: its failure lands at once
     const http = probe('httpGet: { path: /, port: 80 }');
     if (!http.ok) throw new Error(JSON.stringify(http.issues));
-    expect(landed(runScenario(http.scenario, { keepTrace: true }))[0]).toBe(40_000);
+    const httpRun = runScenario(http.scenario, { keepTrace: true });
+    expect(landed(httpRun)[0]).toBe(40_000);
+    // … but the kill it asks for fails (StopContainer: containerd is down) and waits for the runtime
+    expect(httpRun.trace.some((e) => e.type === 'log' && String(e.message).includes('with KillContainerError: "rpc error: code = Unavailable'))).toBe(true);
+    expect(kills(httpRun)).toEqual([100_000]);
   });
 
   it('is refused without a simulated runtime, and needs downFor', () => {
