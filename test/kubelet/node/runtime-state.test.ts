@@ -183,7 +183,7 @@ ${extra}`;
     const httpRun = runScenario(http.scenario, { keepTrace: true });
     expect(landed(httpRun)[0]).toBe(40_000);
     // … but the kill it asks for fails (StopContainer: containerd is down) and waits for the runtime
-    expect(httpRun.trace.some((e) => e.type === 'log' && String(e.message).includes('with KillContainerError: "rpc error: code = Unavailable'))).toBe(true);
+    expect(httpRun.trace.some((e) => e.type === 'log' && String(e.msg).includes('with KillContainerError: "rpc error: code = Unavailable'))).toBe(true);
     expect(kills(httpRun)).toEqual([100_000]);
   });
 
