@@ -154,6 +154,9 @@ function addApi(b: Builder, r: TraceRecord, reqs: Map<TraceRecord, Lane>): void 
   else b.msg(r.t, 'apiserver', to, '-->>', answerText(r));
 }
 
+/** A fault's lane: the runtime's for a containerd outage, else the network's. */
+const faultLane = (r: TraceRecord): Lane => (r.fault === 'runtimeDown' ? 'runtime' : 'network');
+
 function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknown>; reqs: Map<TraceRecord, Lane>; regions: Set<TraceRecord>; faultOf: Map<TraceRecord, TraceRecord> }, records: readonly TraceRecord[]): void {
   const ty = r.type;
   if (ty.startsWith('runtime.') && r.actor === 'runtime') addRuntime(b, r);
@@ -161,9 +164,9 @@ function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknow
   else if (ty.startsWith('api.')) addApi(b, r, ctx.reqs);
   else if (ty === 'fault.begin') {
     if (ctx.regions.has(r)) b.open('rect rgba(255, 190, 0, 0.18)');
-    b.note(r.t, ['network'], `fault begins: ${String(r.fault)}`);
+    b.note(r.t, [faultLane(r)], `fault begins: ${String(r.fault)}`);
   } else if (ty === 'fault.end') {
-    b.note(r.t, ['network'], `fault ends: ${String(r.fault)}`);
+    b.note(r.t, [faultLane(r)], `fault ends: ${String(r.fault)}`);
     const begin = ctx.faultOf.get(r);
     if (begin !== undefined && ctx.regions.has(begin)) b.close();
   } else if (ty === 'invariant.violation') {
