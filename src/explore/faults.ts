@@ -27,7 +27,7 @@ export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpa
   const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
   let kinds = [...(spec?.faults ?? DEFAULT_FAULT_KINDS)];
   if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
-  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime');
+  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown');
   const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
   const nodes = (s.nodes ?? []).length > 1 ? s.nodes!.map((n) => n.name) : [];
   return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes };
@@ -77,7 +77,8 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
     case 'delete':
       return { kind, atMs, pod: pod(), gracePeriodSeconds: [0, 1, 5, 30][rng.pick(4)] };
     case 'restartRuntime':
-      // (long enough, at times, for the kubelet to see it: 30 s after its last status check)
+    case 'networkPluginDown':
+      // (a runtime outage long enough, at times, for the kubelet to see it: 30 s after its last status check)
       return onNode({ kind, atMs, downForMs: rng.int(1_000, 120_000) });
   }
 }
@@ -112,7 +113,8 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
     case 'delete':
       return [{ atMs: f.atMs, action: { action: 'delete', pod: f.pod, gracePeriodSeconds: f.gracePeriodSeconds } }];
     case 'restartRuntime':
-      return [{ atMs: f.atMs, action: { action: 'restartRuntime', downForMs: f.downForMs }, ...nodeOf(f) }];
+    case 'networkPluginDown':
+      return [{ atMs: f.atMs, action: { action: f.kind, downForMs: f.downForMs }, ...nodeOf(f) }];
   }
 }
 
@@ -148,7 +150,8 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
     case 'delete':
       return [{ at, delete: { pod: shortPod(f.pod), gracePeriodSeconds: f.gracePeriodSeconds } }];
     case 'restartRuntime':
-      return [{ at, restartRuntime: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
+    case 'networkPluginDown':
+      return [{ at, [f.kind]: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
   }
 }
 
@@ -182,5 +185,7 @@ export function describeFault(f: Fault): string {
       return `a user's delete of ${shortPod(f.pod)} (grace ${f.gracePeriodSeconds}s) at ${at}`;
     case 'restartRuntime':
       return `containerd down${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
+    case 'networkPluginDown':
+      return `the CNI plugin not ready${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
   }
 }

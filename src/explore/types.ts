@@ -21,7 +21,8 @@ export type Fault =
   | { kind: 'latency'; atMs: number; minMs: number; maxMs: number; forMs: number; node?: string }
   | { kind: 'externalPatch'; atMs: number; pod: string; condition: 'Ready' | 'ContainersReady'; value: 'True' | 'False' }
   | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number }
-  | { kind: 'restartRuntime'; atMs: number; downForMs: number; node?: string };
+  | { kind: 'restartRuntime'; atMs: number; downForMs: number; node?: string }
+  | { kind: 'networkPluginDown'; atMs: number; downForMs: number; node?: string };
 
 
 /** Everything that differs between two runs of one scenario. */

@@ -154,8 +154,8 @@ function addApi(b: Builder, r: TraceRecord, reqs: Map<TraceRecord, Lane>): void 
   else b.msg(r.t, 'apiserver', to, '-->>', answerText(r));
 }
 
-/** A fault's lane: the runtime's for a containerd outage, else the network's. */
-const faultLane = (r: TraceRecord): Lane => (r.fault === 'runtimeDown' ? 'runtime' : 'network');
+/** A fault's lane: the runtime's for a containerd outage or its CNI plugin's, else the network's. */
+const faultLane = (r: TraceRecord): Lane => (r.fault === 'runtimeDown' || r.fault === 'networkNotReady' ? 'runtime' : 'network');
 
 function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknown>; reqs: Map<TraceRecord, Lane>; regions: Set<TraceRecord>; faultOf: Map<TraceRecord, TraceRecord> }, records: readonly TraceRecord[]): void {
   const ty = r.type;

@@ -139,6 +139,7 @@ export const ACTIONS = {
   forgetContainer: act(onPod, (v) => ({ action: 'forgetContainer', ...v })),
   wipeRuntime: act(z.strictObject({ node }).nullable(), (v) => ({ action: 'wipeRuntime', node: v?.node })),
   restartRuntime: act(z.strictObject({ downFor: duration, node }), (v) => ({ action: 'restartRuntime', downForMs: v.downFor, node: v.node })),
+  networkPluginDown: act(z.strictObject({ downFor: duration, node }), (v) => ({ action: 'networkPluginDown', downForMs: v.downFor, node: v.node })),
   interruptStart: act(onPod, (v) => ({ action: 'interruptStart', ...v })),
   dropPlegEvent: act(
     z.strictObject({ pod: podRef, container: containerName.optional(), event: z.enum(['ContainerStarted', 'ContainerDied', 'ContainerRemoved']).optional(), count: z.int().min(1).optional(), node }),
@@ -210,7 +211,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit', 'restartRuntime']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit', 'restartRuntime', 'networkPluginDown']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

@@ -127,6 +127,7 @@ export type StepAction =
   | { action: 'forgetContainer'; pod: string; container: string }
   | { action: 'wipeRuntime' }
   | { action: 'restartRuntime'; downForMs: number }
+  | { action: 'networkPluginDown'; downForMs: number }
   | { action: 'interruptStart'; pod: string; container: string }
   | { action: 'dropPlegEvent'; pod: string; container?: string; event?: 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved'; count: number }
   | { action: 'gcContainers'; pod?: string; container?: string }
@@ -191,8 +192,9 @@ export type Bound = { minMs?: number; maxMs?: number };
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 
 /** The fault kinds `kss explore` injects (`spec.explore.faults`). */
-export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete', 'restartRuntime'] as const;
-/** The kinds explore draws when spec.explore.faults names none (restartRuntime only when named: a
+export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete', 'restartRuntime', 'networkPluginDown'] as const;
+/** The kinds explore draws when spec.explore.faults names none (restartRuntime and networkPluginDown
+ *  only when named: a
  *  new kind in the default set would change every search's draws). */
 export const DEFAULT_EXPLORE_FAULT_KINDS: readonly ExploreFaultKind[] = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'];
 export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];

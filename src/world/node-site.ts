@@ -226,7 +226,7 @@ export class NodeSite implements StepContext, KubeletHost {
     if (!rt.criDown) {
       this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault: 'runtimeDown', downForMs });
       rt.criDown = true;
-      this.kubelet?.node?.runtimeWentDown();
+      this.kubelet?.node?.runtimeChanged();
     }
     this.engine.after(downForMs, () => {
       if (gen !== this.runtimeOutages) return;
@@ -235,6 +235,25 @@ export class NodeSite implements StepContext, KubeletHost {
     });
   }
   private runtimeOutages = 0;
+
+  /** The networkPluginDown step: containerd's CNI plugin is not ready for downForMs (its config
+   *  gone, its daemon down): the runtime's Status says NetworkReady=false. A second one while
+   *  down extends it. */
+  networkPluginDown(downForMs: number): void {
+    const rt = this.runtime!;
+    const gen = ++this.networkOutages;
+    if (!rt.networkDown) {
+      this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault: 'networkNotReady', downForMs });
+      rt.networkDown = true;
+      this.kubelet?.node?.runtimeChanged();
+    }
+    this.engine.after(downForMs, () => {
+      if (gen !== this.networkOutages) return;
+      rt.networkDown = false;
+      this.tracer.emit({ type: 'fault.end', actor: 'runtime', fault: 'networkNotReady' });
+    });
+  }
+  private networkOutages = 0;
 
   /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
   poweredOff = false;

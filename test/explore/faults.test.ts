@@ -69,5 +69,8 @@ describe('explore faults and nodes', () => {
     const r = runScenario({ ...s, timeline: [...s.timeline, ...steps].sort((a, b) => a.atMs - b.atMs) }, { keepTrace: true });
     expect(r.trace.filter((e) => e.type === 'fault.begin' && e.fault === 'runtimeDown').map((e) => [e.t, e.node])).toEqual([[5_000, 'node-b']]);
     expect(r.stepErrors).toEqual([]);
+    const cni: Fault = { kind: 'networkPluginDown', atMs: 5_000, downForMs: 30_000 };
+    expect(faultRawSteps(cni, s.apiserver.latency)).toEqual([{ at: '5s', networkPluginDown: { downFor: '30s' } }]);
+    expect(describeFault(cni)).toBe('the CNI plugin not ready from 5s to 35s');
   });
 });

@@ -32,7 +32,16 @@ export function syncPod(kl: KubeletState, updateType: SyncPodType, pod: Pod, mir
     return SYNC_TERMINAL;
   }
   kl.sm.setPodStatus(pod, apiPodStatus);
+  const network = networkNotReady(kl, pod);
+  if (network !== undefined) return { isTerminal: false, err: network };
   return syncRuntime(kl, pod, mirrorPod, podStatus);
+}
+
+/** syncPod's network check: with the runtime's network not ready (networkErrors), only a
+ *  hostNetwork pod goes on; the others' sync fails, NetworkNotReadyErrorMsg first. */
+function networkNotReady(kl: KubeletState, pod: Pod): string | undefined {
+  const err = kl.runtimeState.networkErrors();
+  return err === undefined || pod.spec?.hostNetwork === true ? undefined : `network is not ready: ${err}`;
 }
 
 /** SyncTerminatingPod (current): set the status, stop every container with the grace period,
@@ -85,6 +94,8 @@ export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus:
     }
     return killPodThenOK(kl, pod, undefined);
   }
+  const network = networkNotReady(kl, pod);
+  if (network !== undefined) return { err: network };
   return syncRuntime(kl, pod, o.mirrorPod, podStatus);
 }
 

@@ -212,17 +212,20 @@ export class Node implements PodSyncer {
     startShutdown(this.kl, c, powerOff);
   }
 
-  /** The Ready setter's failing checks: runtimeErrors (runtime-state.ts), then the shutdown
+  /** The Ready setter's failing checks: runtimeErrors and networkErrors (runtime-state.ts), then the shutdown
    *  manager's ShutdownStatus ("node is shutting down" once logind announced it). */
   readyErrors(): string[] {
     const errs = this.kl.runtimeState.runtimeErrors(this.kl.engine.nowMs);
+    const network = this.kl.runtimeState.networkErrors();
+    if (network !== undefined) errs.push(network);
     if (this.kl.shuttingDown) errs.push(NODE_SHUTTING_DOWN);
     return errs;
   }
 
-  /** restartRuntime: the container runtime went down now; updateRuntimeUp starts to notice. */
-  runtimeWentDown(): void {
-    this.kl.runtimeState.runtimeWentDown();
+  /** restartRuntime / networkPluginDown: the container runtime (or its network) went down now;
+   *  updateRuntimeUp starts to notice. */
+  runtimeChanged(): void {
+    this.kl.runtimeState.runtimeChanged();
   }
 
   /** The sync loop sleeps on runtime errors (sync-loop.ts): a config update waits in its channel. */

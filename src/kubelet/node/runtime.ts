@@ -54,14 +54,15 @@ export class Runtime {
   private readonly rng: Rng;
   private readonly tracer: Tracer;
   private readonly pods = new Map<UID, RuntimePod>();
-  /** containerd is down (restartRuntime): CRI calls fail; the containers run on under their shims. */
+  /** containerd is down (restartRuntime: CRI calls fail; the containers run on under their shims);
+   *  its CNI plugin is not ready (networkPluginDown: its Status says NetworkReady=false). */
   criDown = false;
+  networkDown = false;
   private readonly byID = new Map<string, RuntimeContainer>();
   private sandboxesCreated = 0; // (pod IPs go in that order)
   private readonly failedStarts = new Map<string, number>();
-  /** Armed interruptStart and sigkillNoExit faults, by "uid/container". */
-  private readonly interruptedStarts = new Set<string>();
-  private readonly sigkillNoExit = new Set<string>();
+  private readonly interruptedStarts = new Set<string>(); // armed interruptStart faults, "uid/container"
+  private readonly sigkillNoExit = new Set<string>(); // and sigkillNoExit ones
   private readonly changeListeners = new Set<(uid: UID) => void>();
 
   constructor(opts: RuntimeOptions) {
@@ -88,9 +89,7 @@ export class Runtime {
   }
 
   /** Every pod UID, in no particular order (the PLEG sorts what it needs). */
-  podUIDsUnordered(): IterableIterator<UID> {
-    return this.pods.keys();
-  }
+  podUIDsUnordered = (): IterableIterator<UID> => this.pods.keys();
 
   private podEntry(pod: Pod): RuntimePod {
     const uid = pod.metadata?.uid ?? '';

@@ -39,6 +39,8 @@ export interface StepContext {
   restartKubelet(downForMs: number): void;
   /** containerd is down for downForMs (restartRuntime); needs runtime: simulated. */
   restartRuntime(downForMs: number): void;
+  /** The runtime's CNI plugin is not ready for downForMs (networkPluginDown). */
+  networkPluginDown(downForMs: number): void;
   /** The node powers off (the end of a nodeShutdown): the kubelet and the runtime stop for good. */
   powerOff(): void;
 }

@@ -4,7 +4,7 @@
 import type { Runtime } from '../../kubelet/node/index.js';
 import { requireKubeletPod, requireNode, splitKey, StepError, type StepContext, type StepHandlers } from './context.js';
 
-type NodeAction = 'exit' | 'oom' | 'ready' | 'started' | 'live' | 'forgetContainer' | 'wipeRuntime' | 'restartRuntime';
+type NodeAction = 'exit' | 'oom' | 'ready' | 'started' | 'live' | 'forgetContainer' | 'wipeRuntime' | 'restartRuntime' | 'networkPluginDown';
 
 function requireRuntime(w: StepContext, action: string): Runtime {
   if (w.runtime === null) throw new StepError(`${action} needs runtime: simulated`);
@@ -44,5 +44,9 @@ export const nodeSteps: StepHandlers<NodeAction> = {
   restartRuntime(w, step) {
     requireRuntime(w, step.action);
     w.restartRuntime(step.downForMs);
+  },
+  networkPluginDown(w, step) {
+    requireRuntime(w, step.action);
+    w.networkPluginDown(step.downForMs);
   },
 };

@@ -6,11 +6,13 @@ import { aggregateError, RuntimeState, RUNTIME_DOWN, type RuntimeStateHost } fro
 import { SyncLoopGate } from '../../../src/kubelet/node/sync-loop.js';
 import { loadScenario, runScenario } from '../../../src/index.js';
 
-function host(engine: Engine, cri: { up: boolean }, logs: string[], relistMs = () => engine.nowMs): RuntimeStateHost {
+function host(engine: Engine, cri: { up: boolean; networkDown?: boolean }, logs: string[], relistMs = () => engine.nowMs): RuntimeStateHost {
   return {
     nowMs: () => engine.nowMs,
     startMs: 0,
     criUp: () => cri.up,
+    networkDown: () => cri.networkDown === true,
+    networkErrorPrefix: 'container runtime network not ready',
     plegHealth: (t) => (t - relistMs() > 180_000 ? `pleg was last seen active ${t - relistMs()}ms ago` : undefined),
     spawn: (name: string, body: Proc<void>) => void engine.spawn(name, body),
     logError: (m) => logs.push(`${engine.nowMs} ${m}`),
@@ -34,7 +36,7 @@ describe('runtimeState', () => {
     expect(rs.troubled).toBe(false);
     engine.at(62_000, () => {
       cri.up = false;
-      rs.runtimeWentDown();
+      rs.runtimeChanged();
     });
     const seen: Array<[number, string[]]> = [];
     for (const t of [62_000, 89_999, 90_000, 100_000]) engine.at(t, () => seen.push([t, rs.runtimeErrors(t)]));
@@ -64,11 +66,42 @@ describe('runtimeState', () => {
     let errs: string[] = [];
     engine.at(62_000, () => {
       cri.up = false;
-      rs.runtimeWentDown();
+      rs.runtimeChanged();
     });
     engine.at(241_001, () => (errs = rs.runtimeErrors(241_001)));
     engine.run({ untilMs: 242_000 });
     expect(errs).toEqual([RUNTIME_DOWN, 'PLEG is not healthy: pleg was last seen active 180001ms ago']);
+  });
+});
+
+describe('the network error', () => {
+  it('is set by the first status check after the CNI plugin goes down and cleared by the first after it is back; at a start, at once', () => {
+    const engine = new Engine(new Rng('e'));
+    const cri = { up: true, networkDown: false };
+    const rs = new RuntimeState(host(engine, cri, []));
+    rs.start();
+    const seen: Array<[number, string | undefined]> = [];
+    engine.at(22_000, () => {
+      cri.networkDown = true;
+      rs.runtimeChanged();
+    });
+    engine.at(52_000, () => (cri.networkDown = false));
+    for (const t of [22_000, 24_999, 25_001, 54_999, 55_001]) engine.at(t, () => seen.push([t, rs.networkErrors()]));
+    engine.run({ untilMs: 100_000 });
+    const err = 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+    expect(seen).toEqual([
+      [22_000, undefined],
+      [24_999, undefined],
+      [25_001, err],
+      [54_999, err],
+      [55_001, undefined],
+    ]);
+    expect(rs.troubled).toBe(false);
+    // a kubelet that starts with the network down knows it from its first check, at the start
+    const again = new RuntimeState(host(new Engine(new Rng('e')), { up: true, networkDown: true }, []));
+    again.start();
+    expect(again.networkErrors()).toBe(err);
+    expect(again.runtimeErrors(0)).toEqual([]);
   });
 });
 
