@@ -40,7 +40,18 @@ export interface NodeObjectSnapshot {
   } | null;
 }
 
-export interface KubeletSnapshot { up: boolean; incarnation?: number; statusChannel?: { queued: number; capacity: number } }
+/** A node's kubelet now. With its container runtime in trouble (restartRuntime, networkPluginDown):
+ *  what containerd does, the kubelet's runtimeErrors and network error, and whether its sync loop
+ *  sleeps on them (each absent while all is well). */
+export interface KubeletSnapshot {
+  up: boolean;
+  incarnation?: number;
+  statusChannel?: { queued: number; capacity: number };
+  containerRuntime?: { down?: true; networkNotReady?: true };
+  runtimeErrors?: string[];
+  networkError?: string;
+  syncLoop?: 'sleeping';
+}
 
 export interface WorldSnapshot {
   scenario: string;

@@ -51,9 +51,19 @@ function podKeys(w: World): Map<string, UID | undefined> {
 /** A node's kubelet now: up or not, its incarnation, its status channel (classic). */
 function kubeletSnapshot(site: NodeSite): KubeletSnapshot {
   const kl = site.kubelet;
-  if (kl === null) return { up: false };
+  const rt = site.runtime;
+  const containerRuntime = rt !== null && (rt.criDown || rt.networkDown) ? { ...(rt.criDown ? { down: true as const } : {}), ...(rt.networkDown ? { networkNotReady: true as const } : {}) } : undefined;
+  if (kl === null) return containerRuntime === undefined ? { up: false } : { up: false, containerRuntime };
   const ch = kl.statusManager.podStatusChannel;
-  return { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined };
+  const snap: KubeletSnapshot = { up: true, incarnation: kl.n, statusChannel: ch ? { queued: ch.len, capacity: ch.cap } : undefined };
+  if (containerRuntime !== undefined) snap.containerRuntime = containerRuntime;
+  const node = kl.node;
+  if (node === null) return snap;
+  const { runtimeErrors, networkError } = node.runtimeHealth();
+  if (runtimeErrors.length > 0) snap.runtimeErrors = runtimeErrors;
+  if (networkError !== undefined) snap.networkError = networkError;
+  if (node.syncLoopClosed) snap.syncLoop = 'sleeping';
+  return snap;
 }
 
 export function worldSnapshot(w: World, atMs: number, inFlight: Map<string, RequestInFlight[]>, faults: WorldSnapshot['faultsInForce']): WorldSnapshot {

@@ -36,6 +36,21 @@ describe('kss inspect', () => {
     expect(later.pods.find((p: { pod: string }) => p.pod === 'default/web')).toBeUndefined();
   });
 
+  it('containerd down: the runtime, the kubelet\'s runtime errors and its sleeping sync loop; all gone once it is back', async () => {
+    const at = async (t: string) => parse((await kss(['inspect', 'scenarios/cluster/runtime-down-node-not-ready-current.yaml', '--at', t], REPO)).out);
+    const early = await at('70s');
+    expect(early.kubelet).toMatchObject({ containerRuntime: { down: true } });
+    expect(early.kubelet.runtimeErrors).toBeUndefined(); // (30 s after the last status check, 60 s)
+    const down = await at('250s');
+    expect(down.kubelet).toMatchObject({ containerRuntime: { down: true }, syncLoop: 'sleeping' });
+    expect(down.kubelet.runtimeErrors).toEqual(['container runtime is down', 'PLEG is not healthy: pleg was last seen active 3m9s ago; threshold is 3m0s']);
+    expect(down.faultsInForce).toEqual([{ fault: 'runtimeDown', since: '62.000s', downForMs: 300000 }]);
+    const back = await at('400s');
+    expect(back.kubelet.containerRuntime).toBeUndefined();
+    expect(back.kubelet.runtimeErrors).toBeUndefined();
+    expect(back.kubelet.syncLoop).toBeUndefined();
+  });
+
   it('many nodes: every kubelet, each pod read from its own node, the partition on its node', async () => {
     const r = await kss(['inspect', 'scenarios/cluster/three-nodes-restart-and-partition-current.yaml', '--at', '60s'], REPO);
     expect(r.code).toBe(0);

@@ -264,7 +264,17 @@ export class KubeletState {
     const nowMs = () => this.engine.nowMs;
     const logError = (msg: string) => this.log('error', msg);
     const spawn = (name: string, body: Proc<void>) => void this.spawn(name, body);
-    this.runtimeState = new RuntimeState({ nowMs, startMs, criUp: () => !this.runtime.criDown, networkDown: () => this.runtime.networkDown, networkErrorPrefix: this.gen === 'classic' ? 'runtime network not ready' : 'container runtime network not ready', plegHealth: (t) => this.pleg.health(t), spawn, logError });
+    this.runtimeState = new RuntimeState({
+      nowMs,
+      startMs,
+      criUp: () => !this.runtime.criDown,
+      networkDown: () => this.runtime.networkDown,
+      // (klog.Errorf's wording before the structured logs of v1.21)
+      networkErrorPrefix: this.gen === 'classic' ? 'runtime network not ready' : 'container runtime network not ready',
+      plegHealth: (t) => this.pleg.health(t),
+      spawn,
+      logError,
+    });
     this.loop = new SyncLoopGate({ nowMs, troubled: () => this.runtimeState.troubled, runtimeErrors: (t) => this.runtimeState.runtimeErrors(t), spawn, logError });
   }
 

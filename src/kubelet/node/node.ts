@@ -228,6 +228,11 @@ export class Node implements PodSyncer {
     this.kl.runtimeState.runtimeChanged();
   }
 
+  /** runtimeErrors and networkErrors now (runtime-state.ts), for inspection. */
+  runtimeHealth(): { runtimeErrors: string[]; networkError: string | undefined } {
+    return { runtimeErrors: this.kl.runtimeState.runtimeErrors(this.kl.engine.nowMs), networkError: this.kl.runtimeState.networkErrors() };
+  }
+
   /** The sync loop sleeps on runtime errors (sync-loop.ts): a config update waits in its channel. */
   get syncLoopClosed(): boolean {
     return this.kl.loop.closed;
