@@ -218,42 +218,35 @@ export class NodeSite implements StepContext, KubeletHost {
   }
 
   /** The restartRuntime step: containerd is down for downForMs (its containers run on under their
-   *  shims); the running kubelet notices through its runtime status checks and its PLEG. A restart
-   *  while down extends the outage, as restartApiserver's does. */
+   *  shims); the running kubelet notices through its runtime status checks and its PLEG. */
   restartRuntime(downForMs: number): void {
-    const rt = this.runtime!;
-    const gen = ++this.runtimeOutages;
-    if (!rt.criDown) {
-      this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault: 'runtimeDown', downForMs });
-      rt.criDown = true;
-      this.kubelet?.node?.runtimeChanged();
-    }
-    this.engine.after(downForMs, () => {
-      if (gen !== this.runtimeOutages) return;
-      rt.criDown = false;
-      this.tracer.emit({ type: 'fault.end', actor: 'runtime', fault: 'runtimeDown' });
-    });
+    this.runtimeFault('criDown', 'runtimeDown', downForMs);
   }
-  private runtimeOutages = 0;
 
   /** The networkPluginDown step: containerd's CNI plugin is not ready for downForMs (its config
-   *  gone, its daemon down): the runtime's Status says NetworkReady=false. A second one while
-   *  down extends it. */
+   *  gone, its daemon down): the runtime's Status says NetworkReady=false. */
   networkPluginDown(downForMs: number): void {
+    this.runtimeFault('networkDown', 'networkNotReady', downForMs);
+  }
+
+  /** A fault of the runtime's for downForMs, traced as `fault`; one while it lasts extends it, as a
+   *  restartApiserver while down does. */
+  private runtimeFault(flag: 'criDown' | 'networkDown', fault: string, downForMs: number): void {
     const rt = this.runtime!;
-    const gen = ++this.networkOutages;
-    if (!rt.networkDown) {
-      this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault: 'networkNotReady', downForMs });
-      rt.networkDown = true;
+    const gen = (this.runtimeFaults[flag] ?? 0) + 1;
+    this.runtimeFaults[flag] = gen;
+    if (!rt[flag]) {
+      this.tracer.emit({ type: 'fault.begin', actor: 'runtime', fault, downForMs });
+      rt[flag] = true;
       this.kubelet?.node?.runtimeChanged();
     }
     this.engine.after(downForMs, () => {
-      if (gen !== this.networkOutages) return;
-      rt.networkDown = false;
-      this.tracer.emit({ type: 'fault.end', actor: 'runtime', fault: 'networkNotReady' });
+      if (gen !== this.runtimeFaults[flag]) return;
+      rt[flag] = false;
+      this.tracer.emit({ type: 'fault.end', actor: 'runtime', fault });
     });
   }
-  private networkOutages = 0;
+  private readonly runtimeFaults: Partial<Record<'criDown' | 'networkDown', number>> = {};
 
   /** The node is off (nodeShutdown's power-off): no kubelet comes back. */
   poweredOff = false;
