@@ -12,8 +12,8 @@
 //     successful relist for relistThreshold, 3 min),
 // aggregated as errors.NewAggregate does (one error bare, several as "[a, b]", flattened).
 //
-// kss runs that 5 s tick only while it can tell something: from the instant the runtime goes down
-// (restartRuntime) until a tick finds it up again, or from a start with the runtime down. Between
+// kss runs that 5 s tick only while it can tell something: from the instant the runtime (or its
+// network) goes down until a tick finds both well again, or from a start with the network down. Between
 // outages the runtime answers every tick, so lastBaseRuntimeSync is never older than 5 s and the
 // check has nothing to say; that keeps a run without an outage free of the ticks' events. Not
 // modelled: the runtime's RuntimeReady condition false, and the instant at a start before the first
