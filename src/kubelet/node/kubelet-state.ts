@@ -275,7 +275,8 @@ export class KubeletState {
       spawn,
       logError,
     });
-    this.loop = new SyncLoopGate({ nowMs, troubled: () => this.runtimeState.troubled, runtimeErrors: (t) => this.runtimeState.runtimeErrors(t), spawn, logError });
+    let loopRng: Rng | undefined;
+    this.loop = new SyncLoopGate({ nowMs, troubled: () => this.runtimeState.troubled, runtimeErrors: (t) => this.runtimeState.runtimeErrors(t), spawn, logError, rng: () => (loopRng ??= this.rng.fork('sync-loop')) });
   }
 
   /** Spawn a process of this incarnation (stop() kills it). */

@@ -142,7 +142,7 @@ export function* containerGCLoop(kl: KubeletState): Proc<void> {
  *  (no pod worker, no probes), else handed to its worker. */
 export function podAdded(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
-  if (kl.loop.closed) return kl.loop.defer(() => podAdded(kl, pod));
+  if (kl.loop.closed) return kl.loop.defer('config', () => podAdded(kl, pod));
   podAddedNow(kl, pod);
   kl.loop.check();
 }
@@ -169,7 +169,7 @@ function rejectPod(kl: KubeletState, pod: Pod, reason: string, message: string):
 /** HandlePodUpdates, or HandlePodReconcile when only the status changed. */
 export function podUpdated(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
-  if (kl.loop.closed) return kl.loop.defer(() => podUpdated(kl, pod));
+  if (kl.loop.closed) return kl.loop.defer('config', () => podUpdated(kl, pod));
   podUpdatedNow(kl, pod);
   kl.loop.check();
 }
@@ -191,7 +191,7 @@ function podUpdatedNow(kl: KubeletState, pod: Pod): void {
 /** HandlePodRemoves for one pod already removed from the pod manager. */
 export function podRemoved(kl: KubeletState, pod: Pod): void {
   if (kl.stopped) return;
-  if (kl.loop.closed) return kl.loop.defer(() => podRemoved(kl, pod));
+  if (kl.loop.closed) return kl.loop.defer('config', () => podRemoved(kl, pod));
   podRemovedNow(kl, pod);
   kl.loop.check();
 }
@@ -286,7 +286,7 @@ export function dispatchWork(kl: KubeletState, pod: Pod, updateType: SyncPodType
  *  ContainerDied then runs the container deletor (cleanUpContainersInPod). */
 export function onPlegEvents(kl: KubeletState, events: PodLifecycleEvent[]): void {
   if (kl.stopped) return;
-  if (kl.loop.closed) return kl.loop.defer(() => onPlegEvents(kl, events));
+  if (kl.loop.closed) return kl.loop.defer('pleg', () => onPlegEvents(kl, events));
   for (const e of events) {
     if (e.type !== 'ContainerRemoved') {
       const pod = kl.pm.getPodByUID(e.uid);
@@ -364,7 +364,7 @@ export function handleProbeUpdate(kl: KubeletState, kind: ProbeKind, pod: Pod, c
   // (classic: the prober manager's own goroutines hand readiness and startup to the status manager,
   // outside the sync loop: only liveness waits for it)
   const viaLoop = kind === 'liveness' || kl.gen !== 'classic';
-  if (viaLoop && kl.loop.closed) return kl.loop.defer(() => handleProbeUpdate(kl, kind, pod, containerID, result));
+  if (viaLoop && kl.loop.closed) return kl.loop.defer(kind, () => handleProbeUpdate(kl, kind, pod, containerID, result));
   handleProbeUpdateNow(kl, kind, pod, containerID, result);
   if (viaLoop) kl.loop.check();
 }

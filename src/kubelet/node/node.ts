@@ -240,7 +240,7 @@ export class Node implements PodSyncer {
 
   /** A config update for the sleeping sync loop, handled when it wakes. */
   deferToSyncLoop(fn: () => void): void {
-    this.kl.loop.defer(fn);
+    this.kl.loop.defer('config', fn);
   }
 
   /** The kubelet's syncNodeStatus, for its shutdown manager to call (set with the heartbeats). */

@@ -6,12 +6,12 @@
 // dropped).
 //
 // kss's sync loop is not one select but handlers called as things arrive (kubelet.ts). The gate sits
-// in front of them: an arrival while the loop sleeps is queued; otherwise it runs, and after it
-// the loop checks the errors again, as the next turn of the for loop does (an iteration parked in
-// select before the errors began still handles the first arrival). When the back-off finds no
-// error the queue is handled in arrival order, one arrival per iteration, each followed by the
-// check. (Go would pick among the ready channels at random; arrival order is one of its choices.)
-import type { Proc } from '../../engine/index.js';
+// in front of them: an arrival while the loop sleeps is queued in its channel; otherwise it runs,
+// and after it the loop checks the errors again, as the next turn of the for loop does (an
+// iteration parked in select before the errors began still handles the first arrival). When the
+// back-off finds no error, each iteration takes one arrival from one of the channels that hold one,
+// chosen as Go's select chooses among ready cases (a seeded, recorded choice), and checks again.
+import type { Proc, Rng } from '../../engine/index.js';
 import { aggregateError } from './runtime-state.js';
 
 export const SYNC_LOOP_BACKOFF_BASE_MS = 100;
@@ -24,15 +24,22 @@ export interface SyncLoopHost {
   runtimeErrors(nowMs: number): string[];
   spawn(name: string, body: Proc<void>): void;
   logError(msg: string): void;
+  /** The stream of the loop's select when it wakes (made on first use: a run without an outage
+   *  forks nothing). */
+  rng(): Rng;
 }
 
-/** A tick channel of the loop (capacity one). */
+/** syncLoopIteration's channels, in its select's case order. */
+export const LOOP_CHANNELS = ['config', 'pleg', 'sync', 'liveness', 'readiness', 'startup', 'housekeeping'] as const;
+export type LoopChannel = (typeof LOOP_CHANNELS)[number];
+/** The ticker channels (capacity one: a tick finding it full is dropped). */
 export type TickKind = 'sync' | 'housekeeping';
 
 export class SyncLoopGate {
   private sleeping = false;
-  private readonly queue: Array<() => void> = [];
-  private readonly ticks = new Set<TickKind>();
+  /** What waits in each channel, oldest first. */
+  private readonly queues = new Map<LoopChannel, Array<() => void>>(LOOP_CHANNELS.map((c) => [c, []]));
+  private waiting = 0;
 
   constructor(private readonly h: SyncLoopHost) {}
 
@@ -41,20 +48,18 @@ export class SyncLoopGate {
     return this.sleeping;
   }
 
-  /** An arrival while the loop sleeps (closed): it waits in its channel. The handlers ask `closed`
-   *  first and call `check()` after they ran, so that the path without an outage allocates nothing. */
-  defer(fn: () => void): void {
-    this.queue.push(fn);
+  /** An arrival on channel `ch` while the loop sleeps (closed): it waits there. The handlers ask
+   *  `closed` first and call `check()` after they ran, so that the path without an outage
+   *  allocates nothing. */
+  defer(ch: LoopChannel, fn: () => void): void {
+    this.queues.get(ch)!.push(fn);
+    this.waiting++;
   }
 
   /** A tick while the loop sleeps: its channel keeps it if it has room (else it is dropped). */
   deferTick(kind: TickKind, fn: () => void): void {
-    if (this.ticks.has(kind)) return;
-    this.ticks.add(kind);
-    this.queue.push(() => {
-      this.ticks.delete(kind);
-      fn();
-    });
+    if (this.queues.get(kind)!.length > 0) return;
+    this.defer(kind, fn);
   }
 
   /** The top of the for loop: with runtime errors, start the back-off. */
@@ -66,7 +71,9 @@ export class SyncLoopGate {
     this.h.spawn('sync-loop-backoff', this.backoff(errs));
   }
 
-  /** The loop sleeps, doubling, until the errors are gone; then it handles what waited. */
+  /** The loop sleeps, doubling, until the errors are gone; then each iteration's select takes one
+   *  arrival from a channel that has one (Go picks among the ready cases at random: a seeded
+   *  choice, value 0 the first ready case in the select's order), and the loop checks again. */
   private *backoff(first: string[]): Proc<void> {
     let errs = first;
     let duration = SYNC_LOOP_BACKOFF_BASE_MS;
@@ -78,8 +85,11 @@ export class SyncLoopGate {
       if (errs.length === 0) break;
     }
     this.sleeping = false;
-    while (this.queue.length > 0 && !this.sleeping) {
-      this.queue.shift()!();
+    while (this.waiting > 0 && !this.sleeping) {
+      const ready = LOOP_CHANNELS.filter((c) => this.queues.get(c)!.length > 0);
+      const ch = ready.length === 1 ? ready[0] : ready[this.h.rng().choose('sync-loop/select', ready.length)];
+      this.waiting--;
+      this.queues.get(ch)!.shift()!();
       this.check();
     }
   }

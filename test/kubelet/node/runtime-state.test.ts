@@ -106,7 +106,8 @@ describe('the network error', () => {
 });
 
 describe('the sync loop guard', () => {
-  function gate(errorsUntil: { ms: number }) {
+  /** A loop whose select, when it wakes, takes the ready case at `pick(n)` (n ready cases). */
+  function gate(errorsUntil: { ms: number }, pick: (n: number) => number) {
     const engine = new Engine(new Rng('e'));
     const logs: number[] = [];
     const g = new SyncLoopGate({
@@ -115,12 +116,13 @@ describe('the sync loop guard', () => {
       runtimeErrors: (t) => (t < errorsUntil.ms ? ['container runtime is down'] : []),
       spawn: (name, body) => void engine.spawn(name, body),
       logError: () => logs.push(engine.nowMs),
+      rng: () => ({ choose: (_site: string, n: number) => pick(n) }) as unknown as Rng,
     });
     return { engine, g, logs };
   }
 
-  it('backs off 100 ms doubling to 5 s, queues arrivals and one tick of each kind, and handles them in order when the errors are gone', () => {
-    const { engine, g, logs } = gate({ ms: 20_000 });
+  function run(pick: (n: number) => number) {
+    const { engine, g, logs } = gate({ ms: 20_000 }, pick);
     const handled: string[] = [];
     // an arrival while the loop is open runs; the check after it finds the errors and the loop sleeps
     engine.at(1_000, () => {
@@ -129,16 +131,25 @@ describe('the sync loop guard', () => {
     });
     engine.at(2_000, () => {
       expect(g.closed).toBe(true);
-      g.defer(() => handled.push('config'));
+      g.defer('config', () => handled.push('config-1'));
       g.deferTick('sync', () => handled.push('tick-2'));
       g.deferTick('sync', () => handled.push('tick-3 (dropped: the channel holds one)'));
       g.deferTick('housekeeping', () => handled.push('housekeeping'));
-      g.defer(() => handled.push('pleg'));
+      g.defer('pleg', () => handled.push('pleg'));
+      g.defer('config', () => handled.push('config-2'));
     });
     engine.run({ untilMs: 60_000 });
-    expect(logs).toEqual([1_000, 1_100, 1_300, 1_700, 2_500, 4_100, 7_300, 12_300, 17_300]);
-    expect(handled).toEqual(['first', 'config', 'tick-2', 'housekeeping', 'pleg']);
-    expect(g.closed).toBe(false);
+    return { g, logs, handled };
+  }
+
+  it('backs off 100 ms doubling to 5 s, queues arrivals per channel (a ticker keeps one tick), and when the errors are gone takes one per iteration, as the select picks', () => {
+    const first = run(() => 0);
+    expect(first.logs).toEqual([1_000, 1_100, 1_300, 1_700, 2_500, 4_100, 7_300, 12_300, 17_300]);
+    // always the first ready case in syncLoopIteration's order: config, pleg, sync, …, housekeeping
+    expect(first.handled).toEqual(['first', 'config-1', 'config-2', 'pleg', 'tick-2', 'housekeeping']);
+    expect(first.g.closed).toBe(false);
+    // always the last: each channel's own arrivals stay in order
+    expect(run((n) => n - 1).handled).toEqual(['first', 'housekeeping', 'tick-2', 'pleg', 'config-1', 'config-2']);
   });
 });
 
