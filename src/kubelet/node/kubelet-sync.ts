@@ -7,7 +7,7 @@ import { emitsNothing } from '../../model/trace.js';
 import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { criKillFailure, killContainer, killPod, runningNames, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { criKillFailure, killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { CRI_UNAVAILABLE } from './kuberuntime-container.js';
 import { isMirrorPodOf } from './mirror.js';
@@ -51,7 +51,7 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
   const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
   kl.sm.setPodStatus(pod, podStatusFn === undefined ? apiPodStatus : podStatusFn(apiPodStatus));
-  const failed = criKillFailure(kl, pod, runningNames(kl, pod), true);
+  const failed = criKillFailure(kl, pod);
   if (failed !== undefined) return { err: failed };
   yield* killPod(kl, pod, gracePeriodSeconds);
   kl.probeWorkers.removePod(uid);
@@ -101,7 +101,7 @@ export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus:
 
 /** classic syncPod's kill: killPod, then a sync without error. */
 export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
-  const failed = criKillFailure(kl, pod, runningNames(kl, pod), true);
+  const failed = criKillFailure(kl, pod);
   if (failed !== undefined) return { isTerminal: false, err: `error killing pod: ${failed}` };
   yield* killPod(kl, pod, gracePeriodOverride);
   return SYNC_OK;
@@ -135,7 +135,7 @@ export function* syncAfterMount(kl: KubeletState, pod: Pod, mirrorPod: Pod | und
 /** SyncPod's kills with containerd down: they fail and SyncPod returns (see criKillFailure). */
 function killFailure(kl: KubeletState, pod: Pod, changes: PodActions): string | undefined {
   if (!kl.runtime.criDown) return undefined;
-  return changes.killPod ? criKillFailure(kl, pod, runningNames(kl, pod), true) : criKillFailure(kl, pod, changes.containersToKill.map((k) => k.container.name), false);
+  return criKillFailure(kl, pod, changes.killPod ? undefined : changes.containersToKill.map((k) => k.container.name));
 }
 
 /** syncRuntime when it waits: for a static pod, the mirror upkeep and then the actions (changes

@@ -12,6 +12,7 @@ import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
 import { CRI_UNAVAILABLE, startContainerChecked } from './kuberuntime-container.js';
+import { aggregateError } from './runtime-state.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -170,20 +171,16 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   kl.runtime.stopPodSandbox(uid);
 }
 
-/** With containerd down (restartRuntime) a kill stops nothing: every StopContainer (and the
- *  sandbox's StopPodSandbox, for a pod kill) fails, and the PodSyncResult's error aggregates
- *  them — "failed to \"KillContainer\" for \"main\" with KillContainerError: …". Undefined when
- *  the runtime is up (or nothing is to be stopped). */
-export function criKillFailure(kl: KubeletState, pod: Pod, containers: readonly string[], sandbox: boolean): string | undefined {
+/** With containerd down (restartRuntime) a kill stops nothing: every StopContainer fails (and, for
+ *  a pod kill — no `containers` given: its running ones — the sandbox's StopPodSandbox), and the
+ *  PodSyncResult's error aggregates them: "failed to \"KillContainer\" for \"main\" with
+ *  KillContainerError: …". Undefined when the runtime is up. */
+export function criKillFailure(kl: KubeletState, pod: Pod, containers?: readonly string[]): string | undefined {
   if (!kl.runtime.criDown) return undefined;
-  const errs = containers.map((name) => `failed to "KillContainer" for "${name}" with KillContainerError: "${CRI_UNAVAILABLE}"`);
-  if (sandbox) errs.push(`failed to "KillPodSandbox" for "${pod.metadata?.uid ?? ''}" with KillPodSandboxError: "${CRI_UNAVAILABLE}"`);
-  return errs.length === 0 ? undefined : errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
-}
-
-/** The running containers' names, as a pod kill would stop them. */
-export function runningNames(kl: KubeletState, pod: Pod): string[] {
-  return kl.runtime.runningContainers(pod.metadata?.uid ?? '').map((c) => c.name);
+  const names = containers ?? kl.runtime.runningContainers(pod.metadata?.uid ?? '').map((c) => c.name);
+  const errs = names.map((name) => `failed to "KillContainer" for "${name}" with KillContainerError: "${CRI_UNAVAILABLE}"`);
+  if (containers === undefined) errs.push(`failed to "KillPodSandbox" for "${pod.metadata?.uid ?? ''}" with KillPodSandboxError: "${CRI_UNAVAILABLE}"`);
+  return errs.length === 0 ? undefined : aggregateError(errs);
 }
 
 /** The spec of a running instance's container (regular or init). */

@@ -215,9 +215,8 @@ export class Node implements PodSyncer {
   /** The Ready setter's failing checks: runtimeErrors and networkErrors (runtime-state.ts), then the shutdown
    *  manager's ShutdownStatus ("node is shutting down" once logind announced it). */
   readyErrors(): string[] {
-    const errs = this.kl.runtimeState.runtimeErrors(this.kl.engine.nowMs);
-    const network = this.kl.runtimeState.networkErrors();
-    if (network !== undefined) errs.push(network);
+    const { runtimeErrors: errs, networkError } = this.runtimeHealth();
+    if (networkError !== undefined) errs.push(networkError);
     if (this.kl.shuttingDown) errs.push(NODE_SHUTTING_DOWN);
     return errs;
   }
