@@ -178,6 +178,16 @@ export const FIXES = [
     where: 'kubelet/node api-status (generateAPIPodStatus, after the three-way phase merge)',
     note: 'from the PR\'s description (smarterclayton: reason and message kept while the phase is unchanged, so that an eviction\'s survive the later updates of #102344\'s sync functions; fixes #103623), not its diff; #105358 (BZ-05) then found the v1.22 eviction still losing them ("#103623 wasn\'t actually fixed") until the three-way terminal-phase merge drafted in #105411 landed (its merged PR not read); the revert removes only the carry, not that merge',
   },
+  {
+    name: 'noOrphanTerminationRetry',
+    prs: [113145],
+    release: 'v1.27 (by merge date, 2023-03)',
+    generations: ['current'],
+    bugs: ['BZ-25'],
+    summary: 'housekeeping no longer replays the last update of an orphaned (force-deleted) pod whose termination failed, so nothing retries its SyncTerminatingPod: its containers run on until the kubelet restarts',
+    where: 'kubelet/node pod-workers-current (SyncKnownPods, removeTerminatedWorker\'s orphan switch)',
+    note: 'read in a v1.27-era copy of pod_workers.go (removeTerminatedWorker(uid, status, orphaned), requeueLastPodUpdate); the pre-fix side is the v1.23 worker\'s (removeTerminatedWorker returns while the worker is not finished), which the transitional generation runs; the PR\'s other parts (PodWorkerSync, HandlePodCleanups killing only the runtime pods the workers do not know) are in both sides of the switch',
+  },
 ] as const satisfies readonly FixInfo[];
 
 export type FixName = (typeof FIXES)[number]['name'];

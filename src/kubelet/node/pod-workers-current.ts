@@ -238,8 +238,8 @@ export class PodWorkersCurrent {
    *  ..., Options: UpdatePodOptions{Pod: pod}}` — the pod of the update just done, without its
    *  KillPodOptions, overwriting any undelivered update: the termination that follows kills with
    *  the pod's own grace period. */
-  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus, done: UpdatePodOptions): void {
-    if (this.o.v123) {
+  private requeueLastPodUpdate(uid: UID, status: PodSyncStatus, done?: UpdatePodOptions): void {
+    if (this.o.v123 && done !== undefined) {
       status.pendingUpdate = { pod: done.pod, mirrorPod: done.mirrorPod, updateType: done.updateType };
       status.working = true;
       this.podUpdates.get(uid)?.trySend(undefined);
@@ -310,9 +310,40 @@ export class PodWorkersCurrent {
         if (restart) this.restartable.push(uid);
         continue;
       }
-      if (orphan) status.deleted = true;
+      if (orphan) this.driveOrphan(uid, status);
     }
     return this.statuses;
+  }
+
+  /** removeTerminatedWorker for an orphan (no longer desired) not yet finished. #113145
+   *  (smarterclayton, v1.27): "the pod worker becomes responsible for driving the pod to completion
+   *  (there is no guarantee another component will notify us of updates)" — a force-deleted pod is
+   *  not in the pod manager, so the sync ticker never retries its failed SyncTerminatingPod; every
+   *  housekeeping pass replays its last update instead. v1.23 (transitional), and the revert
+   *  (noOrphanTerminationRetry): "Pod worker has been requested for removal but is still not fully
+   *  terminated", nothing more, until the kubelet restarts. */
+  private driveOrphan(uid: UID, status: PodSyncStatus): void {
+    status.deleted = true; // all orphaned pods are considered deleted
+    const { tracer, engine } = this.o;
+    const key = status.activeUpdate === null ? undefined : podKey(status.activeUpdate.pod);
+    if (this.o.v123 || this.o.noOrphanTerminationRetry) {
+      tracer.log('V4', 'Pod worker has been requested for removal but is still not fully terminated', key, { uid });
+      return;
+    }
+    // (kss's workers never take a RunningPod, so observedRuntime is false: a runtime-only orphan is
+    // the pod killer's, kubelet-pods.ts)
+    if (!status.isStarted()) {
+      tracer.log('V4', 'Pod is orphaned and has not been started', key, { uid });
+    } else if (!status.isTerminationRequested()) {
+      status.terminatingAt = engine.nowMs;
+      const pod = status.activeUpdate?.pod;
+      status.gracePeriod = pod === undefined ? 1 : calculateEffectiveGracePeriod(status.gracePeriod, pod, undefined).gracePeriod;
+      this.requeueLastPodUpdate(uid, status);
+      tracer.log('V4', 'Pod is orphaned and still running, began terminating', key, { uid });
+    } else {
+      this.requeueLastPodUpdate(uid, status);
+      tracer.log('V4', 'Pod is orphaned and still terminating, notified the pod worker', key, { uid });
+    }
   }
 
   private removeWorker(uid: UID): void {

@@ -99,6 +99,8 @@ export interface PodWorkersOptions {
   v123?: boolean;
   /** revert #104847 (a create for a UID still terminating restarts its worker later): noUIDReuseRestart. */
   noUIDReuseRestart?: boolean;
+  /** revert #113145 (housekeeping drives an orphaned worker to termination): noOrphanTerminationRetry. */
+  noOrphanTerminationRetry?: boolean;
 }
 
 /** workerResyncIntervalJitterFactor, workerBackOffPeriodJitterFactor */
