@@ -189,6 +189,7 @@ export const ACTIONS = {
     (v) => ({ action: 'nodeShutdown', gracePeriodSeconds: Math.floor(v.gracePeriod / 1000), criticalPodsGracePeriodSeconds: Math.floor((v.criticalPodsGracePeriod ?? 0) / 1000), powerOffDelayMs: v.powerOffDelay, node: v.node }),
   ),
   sigkillNoExit: act(onPod, (v) => ({ action: 'sigkillNoExit', ...v })),
+  stopFails: act(z.strictObject({ pod: podRef, container: containerName, for: duration, node }), (v) => ({ action: 'stopFails', pod: v.pod, container: v.container, forMs: v.for, node: v.node })),
   setPodStatus: act(z.strictObject({ pod: podRef, status: status(false) }), (v) => ({ action: 'setPodStatus', ...v })),
   setContainerReadiness: act(z.strictObject({ pod: podRef, container: containerName, ready: z.boolean() }), (v) => ({
     action: 'setContainerReadiness',
@@ -211,7 +212,7 @@ export const ACTIONS = {
 } satisfies Record<StepAction['action'], z.ZodType>;
 
 /** Actions that act on the simulated node, so they need `runtime: simulated`. */
-export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit', 'restartRuntime', 'networkPluginDown']);
+export const NODE_ACTIONS = new Set(['exit', 'oom', 'ready', 'started', 'live', 'forgetContainer', 'wipeRuntime', 'interruptStart', 'dropPlegEvent', 'gcContainers', 'removeStaticPod', 'addStaticPod', 'scrapeKubeletPods', 'evict', 'nodeShutdown', 'sigkillNoExit', 'stopFails', 'restartRuntime', 'networkPluginDown']);
 
 function oneOfKeys(fixed: Record<string, z.ZodType>, choices: Record<string, z.ZodType>) {
   const shape: Record<string, z.ZodType> = { ...fixed };

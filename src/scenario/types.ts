@@ -138,6 +138,7 @@ export type StepAction =
   | { action: 'evict'; pod: string; signal: EvictionSignal; soft?: boolean; maxPodGracePeriodSeconds?: number; threshold?: string; available?: string }
   | { action: 'nodeShutdown'; gracePeriodSeconds: number; criticalPodsGracePeriodSeconds: number; powerOffDelayMs?: number }
   | { action: 'sigkillNoExit'; pod: string; container: string }
+  | { action: 'stopFails'; pod: string; container: string; forMs: number }
   | { action: 'setPodStatus'; pod: string; status: PodStatus }
   | { action: 'setContainerReadiness'; pod: string; container: string; ready: boolean }
   | { action: 'setContainerStartup'; pod: string; container: string; started: boolean }

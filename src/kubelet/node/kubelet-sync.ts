@@ -51,9 +51,8 @@ export function* syncTerminatingPod(kl: KubeletState, pod: Pod, podStatus: Runti
   kl.trace({ type: 'worker.terminating', actor: 'kubelet', pod: podKey(pod), uid, gracePeriodSeconds });
   const apiPodStatus = generateAPIPodStatus(kl, pod, podStatus, false);
   kl.sm.setPodStatus(pod, podStatusFn === undefined ? apiPodStatus : podStatusFn(apiPodStatus));
-  const failed = criKillFailure(kl, pod);
+  const failed = criKillFailure(kl, pod) ?? (yield* killPod(kl, pod, gracePeriodSeconds));
   if (failed !== undefined) return { err: failed };
-  yield* killPod(kl, pod, gracePeriodSeconds);
   kl.probeWorkers.removePod(uid);
   kl.prober.removePod(uid);
   const stopped = kl.runtime.getPodStatus(uid);
@@ -101,9 +100,8 @@ export function syncPodClassic(kl: KubeletState, o: UpdatePodOptions, podStatus:
 
 /** classic syncPod's kill: killPod, then a sync without error. */
 export function* killPodThenOK(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<SyncPodResult> {
-  const failed = criKillFailure(kl, pod);
+  const failed = criKillFailure(kl, pod) ?? (yield* killPod(kl, pod, gracePeriodOverride));
   if (failed !== undefined) return { isTerminal: false, err: `error killing pod: ${failed}` };
-  yield* killPod(kl, pod, gracePeriodOverride);
   return SYNC_OK;
 }
 
@@ -125,10 +123,8 @@ export function* syncAfterMount(kl: KubeletState, pod: Pod, mirrorPod: Pod | und
   const err = yield* waitForAttachAndMount(kl, pod);
   if (err !== undefined) return { isTerminal: false, err };
   const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
-  const failed = killFailure(kl, pod, changes);
+  const failed = killFailure(kl, pod, changes) ?? (changes.killPod ? yield* killPod(kl, pod, undefined) : yield* killContainers(kl, pod, changes));
   if (failed !== undefined) return { isTerminal: false, err: failed };
-  if (changes.killPod) yield* killPod(kl, pod, undefined);
-  else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
 }
 
@@ -145,22 +141,24 @@ export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod |
     yield* syncMirrorPod(kl, pod, mirrorPod);
     changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
   }
-  const failed = killFailure(kl, pod, changes);
+  const failed = killFailure(kl, pod, changes) ?? (changes.killPod ? yield* killPod(kl, pod, undefined) : yield* killContainers(kl, pod, changes));
   if (failed !== undefined) return { isTerminal: false, err: failed };
-  if (changes.killPod) yield* killPod(kl, pod, undefined);
-  else yield* killContainers(kl, pod, changes);
   return syncRuntimeEnd(kl, pod, podStatus, changes);
 }
 
 /** SyncPod's step 3: kill the running containers that are not to keep (a failed liveness or
- *  startup probe), one after the other (killContainer with the probe's grace). */
-export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions): Proc<void> {
+ *  startup probe), one after the other (killContainer with the probe's grace). A StopContainer
+ *  that fails (stopFails) ends SyncPod there with its KillContainer result. */
+export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions): Proc<string | undefined> {
   for (const k of changes.containersToKill) {
     kl.log('info', `${k.message}`, podKey(pod), { containerID: k.id });
     const inst = kl.runtime.container(k.id);
     if (inst === undefined) continue;
+    const err = kl.runtime.stopFaults.failure(inst);
+    if (err !== undefined) return `failed to "KillContainer" for "${inst.name}" with KillContainerError: ${JSON.stringify(err)}`;
     yield* killContainer(kl, pod, inst, undefined, probeKillGracePeriod(kl.gen, pod, k.container, k.reason)).wait();
   }
+  return undefined;
 }
 
 /** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */

@@ -127,9 +127,10 @@ export function doBackOff(kl: KubeletState, pod: Pod, container: Container, podS
  *  newTerminationOrdering says — for the regular containers and the next restartable init
  *  container in spec order (one that is not running counts as terminated) — each in a goroutine
  *  of its own, for at most the grace period, and lose the time waited. */
-export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<void> {
+export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number | undefined): Proc<string | undefined> {
   const uid = pod.metadata?.uid ?? '';
   const running = kl.runtime.runningContainers(uid);
+  const failed = stopFailures(kl, running);
   const inits = pod.spec?.initContainers ?? [];
   const sidecarIndex = new Map<string, number>();
   inits.forEach((c, i) => {
@@ -139,11 +140,12 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
   const sidecars = running.filter((c) => sidecarIndex.has(c.name)).sort((a, b) => sidecarIndex.get(b.name)! - sidecarIndex.get(a.name)!);
   const t0 = kl.engine.nowMs;
   const waits: Deferred<void>[] = [];
-  for (const c of regular) waits.push(killContainer(kl, pod, c, gracePeriodOverride));
+  for (const c of regular) if (!failed?.has(c)) waits.push(killContainer(kl, pod, c, gracePeriodOverride));
   if (sidecars.length > 0) {
     const turnGrace = gracePeriodOverride ?? podTerminationGracePeriod(pod);
     const deadline = t0 + turnGrace * 1000;
     for (const s of sidecars) {
+      if (failed?.has(s)) continue;
       // the next restartable init container after this one in spec order, if it runs
       let next: RuntimeContainer | undefined;
       for (let i = sidecarIndex.get(s.name)! + 1; i < inits.length; i++) {
@@ -168,7 +170,34 @@ export function* killPod(kl: KubeletState, pod: Pod, gracePeriodOverride: number
     }
   }
   for (const w of waits) yield* w.wait();
-  kl.runtime.stopPodSandbox(uid);
+  if (failed === undefined) {
+    kl.runtime.stopPodSandbox(uid);
+    return undefined;
+  }
+  return killPodSyncError(kl, uid, failed);
+}
+
+/** The running containers whose StopContainer fails now (the stopFails fault), with the CRI error
+ *  each gets; undefined when none does (the usual case: nothing allocated). */
+function stopFailures(kl: KubeletState, running: readonly RuntimeContainer[]): Map<RuntimeContainer, string> | undefined {
+  let out: Map<RuntimeContainer, string> | undefined;
+  for (const c of running) {
+    const err = kl.runtime.stopFaults.failure(c);
+    if (err !== undefined) (out ??= new Map()).set(c, err);
+  }
+  return out;
+}
+
+/** killPodWithSyncResult's PodSyncResult.Error() after failed StopContainer calls: a KillContainer
+ *  result per failed container, then the KillPodSandbox one — containerd's StopPodSandbox first
+ *  stops the sandbox's containers forcibly, and fails on one that still cannot be signalled (the
+ *  sandbox is not stopped then). */
+function killPodSyncError(kl: KubeletState, uid: string, failed: ReadonlyMap<RuntimeContainer, string>): string {
+  const errs = [...failed].map(([c, err]) => `failed to "KillContainer" for "${c.name}" with KillContainerError: ${JSON.stringify(err)}`);
+  const stuck = kl.runtime.runningContainers(uid).find((c) => kl.runtime.stopFaults.failure(c) !== undefined);
+  if (stuck === undefined) kl.runtime.stopPodSandbox(uid);
+  else errs.push(`failed to "KillPodSandbox" for "${uid}" with KillPodSandboxError: ${JSON.stringify(kl.runtime.stopFaults.failure(stuck, true))}`);
+  return aggregateError(errs);
 }
 
 /** With containerd down (restartRuntime) a kill stops nothing: every StopContainer fails (and, for

@@ -1,19 +1,19 @@
 // The simulated container runtime (containerd behind the CRI). It outlives kubelet restarts (the
-// world hands one Runtime to every kubelet incarnation): containers run on while the kubelet is down.
-// A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs runMs
-// (or forever), and exits with `exit` (reason Completed for 0, else Error, unless the attempt names
-// one). StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code) `term` ms
+// world hands one Runtime to every kubelet incarnation): containers run on while the kubelet is
+// down. A container instance runs one Attempt of its `x-kss.containers` behaviour: it starts, runs
+// runMs (or forever), and exits with `exit` (reason Completed for 0, else Error, unless named).
+// StopContainer(timeout) sends SIGTERM: the attempt exits 143 (or its `onTerm` code) `term` ms
 // later, or, with `term: ignore` (or a term not shorter than the timeout), is SIGKILLed at the
 // timeout: 137. The timeline may end a container at any time (exit, oom: 137 OOMKilled).
 import { Deferred, type Engine, type Rng, type Timer } from '../../engine/index.js';
-import type { Container, Pod, UID } from '../../model/pod.js';
-import { podKey } from '../../model/pod.js';
+import { podKey, type Container, type Pod, type UID } from '../../model/pod.js';
 import type { VClock } from '../../model/time.js';
 import type { Tracer } from '../../model/trace.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { ContainerRuntimeState, RuntimeContainerStatus, RuntimePodStatus } from './types.js';
 import { imageRefOf, normalizeImageRef, podIPOf } from './image-ref.js';
 import { RuntimeContainer } from './runtime-container.js';
+import { StopFaults } from './runtime-faults.js';
 
 export { RuntimeContainer } from './runtime-container.js';
 
@@ -39,8 +39,7 @@ interface RuntimePod {
   name: string;
   namespace: string;
   key: string;
-  /** The pod object the kubelet last started something with (its spec survives a kubelet restart,
-   *  as container labels do). */
+  /** The pod the kubelet last started something with (its spec survives a restart, as labels do). */
   pod: Pod;
   sandbox: { id: string; attempt: number; ready: boolean; ip: string } | null;
   sandboxes: number;
@@ -64,8 +63,10 @@ export class Runtime {
   private readonly interruptedStarts = new Set<string>(); // armed interruptStart faults, "uid/container"
   private readonly sigkillNoExit = new Set<string>(); // and sigkillNoExit ones
   private readonly changeListeners = new Set<(uid: UID) => void>();
+  readonly stopFaults: StopFaults; // the stopFails faults in force (runtime-faults.ts)
 
   constructor(opts: RuntimeOptions) {
+    this.stopFaults = new StopFaults(opts.engine, opts.tracer);
     this.engine = opts.engine;
     this.clock = opts.clock;
     this.rng = opts.rng;

@@ -1,13 +1,13 @@
 // Timeline actions that inject the runtime faults of the bug zoo (runtime: simulated) beyond
 // forgetContainer and wipeRuntime (node-steps.ts): a StartContainer cut off after CreateContainer
 // (the container stays created), a PLEG event discarded on its way to the sync loop, the
-// container GC removing dead instances (also while the kubelet is down), and a SIGKILL that
-// leaves no exit record.
+// container GC removing dead instances (also while the kubelet is down), a SIGKILL that
+// leaves no exit record, and a container runc cannot signal for a while.
 import type { UID } from '../../model/pod.js';
 import { requireNode, splitKey, StepError, type StepContext, type StepHandlers } from './context.js';
 import type { Runtime } from '../../kubelet/node/index.js';
 
-type FaultAction = 'interruptStart' | 'dropPlegEvent' | 'gcContainers' | 'sigkillNoExit';
+type FaultAction = 'interruptStart' | 'dropPlegEvent' | 'gcContainers' | 'sigkillNoExit' | 'stopFails';
 
 function requireRuntime(w: StepContext, action: string): Runtime {
   if (w.runtime === null) throw new StepError(`${action} needs runtime: simulated`);
@@ -32,6 +32,9 @@ export const faultSteps: StepHandlers<FaultAction> = {
   },
   sigkillNoExit(w, step) {
     requireRuntime(w, step.action).armSigkillNoExit(podUID(w, step.pod, step.atMs), step.container);
+  },
+  stopFails(w, step) {
+    requireRuntime(w, step.action).stopFaults.fail(podUID(w, step.pod, step.atMs), step.container, step.pod, step.forMs);
   },
   gcContainers(w, step) {
     const rt = requireRuntime(w, step.action);
