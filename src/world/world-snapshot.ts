@@ -33,7 +33,9 @@ function runtimeState(site: NodeSite, uid: UID): Array<Record<string, unknown>> 
   }));
 }
 
-/** The pods the apiserver or the kubelet knows, sorted by "ns/name". */
+/** The pods the apiserver or the kubelet knows, and those a runtime still runs containers of
+ *  (a pod gone from both: BZ-25's force-deleted pod that was never killed), sorted by "ns/name",
+ *  each with the UID to read it by. */
 function podKeys(w: World): Map<string, UID | undefined> {
   const out = new Map<string, UID | undefined>();
   for (const p of w.apiserver.list()) out.set(key(p), p.metadata?.uid);
@@ -43,6 +45,14 @@ function podKeys(w: World): Map<string, UID | undefined> {
     for (const uid of kl.statusManager.cachedUIDs()) {
       const e = kl.statusManager.cachedEntry(uid)!;
       out.set(`${e.podNamespace}/${e.podName}`, uid);
+    }
+  }
+  for (const site of w.sites) {
+    const rt = site.runtime;
+    if (rt === null) continue;
+    for (const uid of rt.podUIDsUnordered()) {
+      const p = rt.podOf(uid);
+      if (p !== undefined && rt.hasRunningContainers(uid) && !out.has(key(p))) out.set(key(p), uid);
     }
   }
   return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));

@@ -51,6 +51,16 @@ describe('kss inspect', () => {
     expect(back.kubelet.syncLoop).toBeUndefined();
   });
 
+  it('a pod gone from the apiserver and the status manager whose container still runs (BZ-25): listed with its worker and runtime', async () => {
+    const at = async (file: string, t: string) => parse((await kss(['inspect', `scenarios/zoo/bz-25-force-deleted-pod-never-killed/${file}`, '--at', t], REPO)).out);
+    const broken = await at('broken.yaml', '100s');
+    expect(broken.pods).toHaveLength(1);
+    expect(broken.pods[0]).toMatchObject({ pod: 'default/web', apiserver: null, podWorker: { workType: 'terminating', deleted: true }, runtime: [{ name: 'main', state: 'running' }] });
+    const stuck = await at('broken.yaml', '50s');
+    expect(stuck.faultsInForce).toEqual([{ fault: 'stopFails', since: '20.000s', downForMs: 60000 }]);
+    expect((await at('fixed.yaml', '100s')).pods).toEqual([]);
+  });
+
   it('many nodes: every kubelet, each pod read from its own node, the partition on its node', async () => {
     const r = await kss(['inspect', 'scenarios/cluster/three-nodes-restart-and-partition-current.yaml', '--at', '60s'], REPO);
     expect(r.code).toBe(0);
