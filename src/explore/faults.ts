@@ -17,6 +17,8 @@ export interface FaultSpace {
   pods: string[];
   /** The nodes a node-level fault may hit (spec.nodes); empty with one node. */
   nodes: string[];
+  /** Each pod's containers, by key (what a stopFails may name). */
+  containers: Record<string, string[]>;
 }
 
 export const DEFAULT_MAX_FAULTS = 4;
@@ -27,10 +29,13 @@ export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpa
   const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
   let kinds = [...(spec?.faults ?? DEFAULT_FAULT_KINDS)];
   if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
-  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown');
+  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'stopFails');
+  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown' && k !== 'stopFails');
+  const containers: Record<string, string[]> = {};
+  for (const p of s.pods) if (pods.includes(p.key)) containers[p.key] = (p.pod.spec?.containers ?? []).map((c) => c.name);
   const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
   const nodes = (s.nodes ?? []).length > 1 ? s.nodes!.map((n) => n.name) : [];
-  return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes };
+  return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes, containers };
 }
 
 const CODES = [409, 429, 500, 'timeout'] as const;
@@ -80,6 +85,12 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
     case 'networkPluginDown':
       // (a runtime outage long enough, at times, for the kubelet to see it: 30 s after its last status check)
       return onNode({ kind, atMs, downForMs: rng.int(1_000, 120_000) });
+    case 'stopFails': {
+      // (the pod's node: its steps act where the pod runs)
+      const p = pod();
+      const names = space.containers[p] ?? [];
+      return { kind, atMs, pod: p, container: names[rng.pick(names.length)] ?? '', forMs: rng.int(1_000, 120_000) };
+    }
   }
 }
 
@@ -115,6 +126,8 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
     case 'restartRuntime':
     case 'networkPluginDown':
       return [{ atMs: f.atMs, action: { action: f.kind, downForMs: f.downForMs }, ...nodeOf(f) }];
+    case 'stopFails':
+      return [{ atMs: f.atMs, action: { action: 'stopFails', pod: f.pod, container: f.container, forMs: f.forMs } }];
   }
 }
 
@@ -152,6 +165,8 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
     case 'restartRuntime':
     case 'networkPluginDown':
       return [{ at, [f.kind]: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
+    case 'stopFails':
+      return [{ at, stopFails: { pod: shortPod(f.pod), container: f.container, for: formatDuration(f.forMs) } }];
   }
 }
 
@@ -187,5 +202,7 @@ export function describeFault(f: Fault): string {
       return `containerd down${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
     case 'networkPluginDown':
       return `the CNI plugin not ready${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
+    case 'stopFails':
+      return `runc unable to signal ${f.container} of ${shortPod(f.pod)} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
   }
 }

@@ -22,7 +22,8 @@ export type Fault =
   | { kind: 'externalPatch'; atMs: number; pod: string; condition: 'Ready' | 'ContainersReady'; value: 'True' | 'False' }
   | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number }
   | { kind: 'restartRuntime'; atMs: number; downForMs: number; node?: string }
-  | { kind: 'networkPluginDown'; atMs: number; downForMs: number; node?: string };
+  | { kind: 'networkPluginDown'; atMs: number; downForMs: number; node?: string }
+  | { kind: 'stopFails'; atMs: number; pod: string; container: string; forMs: number };
 
 
 /** Everything that differs between two runs of one scenario. */

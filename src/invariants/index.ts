@@ -21,6 +21,7 @@ import { WriteBudget } from './write-budget.js';
 import { TerminatedContainerStarted } from './terminated-container-started.js';
 import { BoundedStaleness } from './bounded-staleness.js';
 import { ReadyStableAcrossRestart } from './ready-stable-across-restart.js';
+import { DeletedPodStops } from './deleted-pod-stops.js';
 
 export type { InvariantChecker } from './checker.js';
 export type { InvariantWorld, NodeView, RuntimeView } from '../model/world-view.js';
@@ -79,6 +80,9 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
         break;
       case 'ready-stable-across-restart':
         out.push(new ReadyStableAcrossRestart(feeds));
+        break;
+      case 'deleted-pod-stops':
+        out.push(new DeletedPodStops(feeds, quietClock()));
         break;
     }
   }

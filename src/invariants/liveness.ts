@@ -57,7 +57,8 @@ export class QuietClock {
     feeds.onTrace(['fault.begin', 'fault.end'], (r) => {
       // a fault of a node's link names its node (a one-node run's do not: its link is the cluster's);
       // apiserverDown is the apiserver's, whichever node's network traced it
-      const id = `${String(r.fault)}#${String(r.id ?? '')}`;
+      // (a stopFails is one container's: two of them are two faults)
+      const id = `${String(r.fault)}#${String(r.id ?? '')}#${String(r.pod ?? '')}#${String(r.container ?? '')}`;
       const n = typeof r.node === 'string' && r.fault !== 'apiserverDown' ? this.nodes.get(r.node) : undefined;
       const faults = n?.faults ?? this.faults;
       if (r.type === 'fault.begin') faults.add(id);

@@ -73,4 +73,24 @@ describe('explore faults and nodes', () => {
     expect(faultRawSteps(cni, s.apiserver.latency)).toEqual([{ at: '5s', networkPluginDown: { downFor: '30s' } }]);
     expect(describeFault(cni)).toBe('the CNI plugin not ready from 5s to 35s');
   });
+  it('a container runc cannot signal (stopFails) is drawn only when named, on a pod and one of its containers, and replays as written', () => {
+    const s = load('scenarios/zoo/bz-25-force-deleted-pod-never-killed/fixed.yaml');
+    expect(faultSpace(s, undefined).kinds).not.toContain('stopFails');
+    const space = faultSpace(s, { faults: ['stopFails', 'delete'] });
+    expect(space.kinds).toEqual(['stopFails', 'delete']);
+    expect(space.containers).toEqual({ 'default/web': ['main'] });
+    expect(faultSpace({ ...s, kubelet: { ...s.kubelet, runtime: 'none' } }, { faults: ['stopFails'] }).kinds).toEqual([]);
+    const drawn = swarmFaults({ ...space, kinds: ['stopFails'] }, new Rng('stop'));
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const f of drawn) expect(f).toMatchObject({ kind: 'stopFails', pod: 'default/web', container: 'main' });
+    const f: Fault = { kind: 'stopFails', atMs: 25_000, pod: 'default/web', container: 'main', forMs: 40_000 };
+    expect(faultRawSteps(f, s.apiserver.latency)).toEqual([{ at: '25s', stopFails: { pod: 'web', container: 'main', for: '40s' } }]);
+    expect(describeFault(f)).toBe('runc unable to signal main of web from 25s to 1m5s');
+    const steps = faultSteps([f], s.epoch, s.timeline.length, s.apiserver.latency);
+    const r = runScenario({ ...s, timeline: [...s.timeline, ...steps].sort((a, b) => a.atMs - b.atMs) }, { keepTrace: true });
+    expect(r.stepErrors).toEqual([]);
+    // the scenario's own window (20 s to 80 s) and the drawn one overlap: runc signals again at 80 s
+    expect(r.trace.filter((e) => e.type === 'fault.begin' && e.fault === 'stopFails').map((e) => e.t)).toEqual([20_000]);
+    expect(r.trace.filter((e) => e.type === 'runtime.exit').map((e) => e.t)).toEqual([80_000]);
+  });
 });

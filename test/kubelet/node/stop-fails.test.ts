@@ -105,6 +105,7 @@ describe('#113145: a force-deleted pod whose termination failed', () => {
   it('current: housekeeping replays the orphan\'s last update every 2 s until the kill succeeds', () => {
     const r = run(force('current'));
     expect(exits(r)).toEqual([80_000]);
+    expect(r.unexpectedViolations).toEqual([]);
     const retries = at(r, 'worker.terminating').filter((t) => t > 31_500);
     expect(retries.length).toBeGreaterThanOrEqual(20);
     expect(retries.every((t) => t % 2_000 === 0)).toBe(true);
@@ -117,10 +118,33 @@ describe('#113145: a force-deleted pod whose termination failed', () => {
       expect(exits(r)).toEqual([]);
       expect(at(r, 'worker.terminating').filter((t) => t > 31_500)).toEqual([]);
       expect(logs(r, 'Pod worker has been requested for removal but is still not fully terminated').length).toBeGreaterThan(50);
+      // deleted-pod-stops: 2 × syncPeriod and the 30 s grace after runc can signal again (80 s)
+      expect(r.unexpectedViolations.map((v) => [v.t, v.invariant, v.pod])).toEqual([[130_000, 'deleted-pod-stops', 'default/web']]);
     }
+  });
+
+  it('reverted: a kubelet restart is the workaround — the new kubelet kills the orphaned runtime pod with a 1 s grace', () => {
+    const r = run(`${force('current', ', revertFixes: [noOrphanTerminationRetry]')}
+    - { at: 150s, restartKubelet: {} }`);
+    expect(at(r, 'runtime.kill', (e) => e.signal === 'SIGTERM').map((t) => [t])).toEqual([[152_000]]);
+    expect(r.trace.find((e) => e.type === 'runtime.kill')).toMatchObject({ timeoutSeconds: 2 });
+    expect(exits(r)).toEqual([152_000]);
+    expect(r.unexpectedViolations).toEqual([]);
   });
 
   it('classic (v1.20): housekeeping kills the pod that is no longer desired once runc can signal it', () => {
     expect(exits(run(force('classic')))).toEqual([80_000]);
+  });
+  it('deleted-pod-stops judges the pod on its own node, and waits while a fault is in force there', () => {
+    const r = run(`  kubelet: { statusManager: transitional }
+  nodes: [{ name: node-a }, { name: node-b }]
+  pods:
+    - metadata: { name: web }
+      spec: { nodeName: node-b, containers: [{ name: main, image: nginx }] }
+  timeline:
+    - { at: 20s, stopFails: { pod: web, container: main, for: 100s, node: node-b } }
+    - { at: 30s, delete: { pod: web, gracePeriodSeconds: 0 } }`);
+    // (the fault holds node-b's quiet until 120 s: due at 170 s)
+    expect(r.unexpectedViolations.map((v) => [v.t, v.invariant, v.pod, v.node])).toEqual([[170_000, 'deleted-pod-stops', 'default/web', 'node-b']]);
   });
 });
