@@ -6,7 +6,8 @@ import type { TraceRecord } from '../world/tracer.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Oracle, Signature } from './types.js';
 
-const LIVENESS = new Set(['status-converges', 'deletion-completes']);
+// (judged after quiet, not at an event: the event before the violation says nothing of the cause)
+const LIVENESS = new Set(['status-converges', 'deletion-completes', 'deleted-pod-reaches-terminal', 'deleted-pod-stops']);
 
 /** "default/web-2" → "web"; a static pod's node suffix stays (it is part of the role's name). */
 export function roleOf(pod: string | undefined): string {

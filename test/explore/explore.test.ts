@@ -32,6 +32,7 @@ const CASES: Array<{ file: string; runs: number; finds: string[]; maxSteps: numb
   { file: 'scenarios/explore/ready-pods-classic.yaml', runs: 200, finds: ['invariant:transition-time-honest:web:api.patch'], maxSteps: 2, maxPods: 1 },
   { file: 'scenarios/explore/web-node-current.yaml', runs: 60, finds: ['invariant:transition-time-honest:web:api.patch'], maxSteps: 2, maxPods: 1 },
   { file: 'scenarios/explore/volume-stuck-classic.yaml', runs: 100, finds: ['invariant:deletion-completes:db:liveness'], maxSteps: 2, maxPods: 1 },
+  { file: 'scenarios/explore/unsignalable-web-transitional.yaml', runs: 300, finds: ['invariant:deleted-pod-stops:web:liveness'], maxSteps: 2, maxPods: 1 },
   { file: 'scenarios/explore/finishing-job-current.yaml', runs: 200, finds: ['invariant:transition-time-honest:job:api.patch'], maxSteps: 3, maxPods: 1 },
   {
     file: 'scenarios/explore/terminated-web-current.yaml',
@@ -124,6 +125,10 @@ describe('kss explore: the negative control and bad input', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('nothing found in 150 runs');
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).finds).toEqual([]);
+  });
+  it('finds nothing with a force delete and a failed stop where the pod workers retry the orphan (current, #113145)', async () => {
+    const r = await explore(load('scenarios/explore/unsignalable-web-current.yaml'), { runs: 300, seed: 1 });
+    expect(r.finds.map((f) => f.key)).toEqual([]);
   });
   it('bad input exits 2 with a message, never a stack trace', async () => {
     for (const argv of [
