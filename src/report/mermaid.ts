@@ -12,7 +12,7 @@
 // and how to see the rest (--pod, --from, --to). Reads trace records only.
 import type { TraceRecord } from '../model/trace.js';
 import { decisionShort } from './decisions.js';
-import { LANE_TITLES, matchFaults, matchRequests, answerText, requestText, shortPod, writerText, type Lane } from './view-model.js';
+import { faultName, LANE_TITLES, matchFaults, matchRequests, answerText, requestText, shortPod, writerText, type Lane } from './view-model.js';
 import { explainViolation } from './explain.js';
 import { fold, type Item } from './mermaid-fold.js';
 import type { FailedMark } from './pretty.js';
@@ -154,8 +154,9 @@ function addApi(b: Builder, r: TraceRecord, reqs: Map<TraceRecord, Lane>): void 
   else b.msg(r.t, 'apiserver', to, '-->>', answerText(r));
 }
 
-/** A fault's lane: the runtime's for a containerd outage or its CNI plugin's, else the network's. */
-const faultLane = (r: TraceRecord): Lane => (r.fault === 'runtimeDown' || r.fault === 'networkNotReady' ? 'runtime' : 'network');
+/** A fault's lane: the runtime's for its own (containerd down, its CNI plugin not ready, a container
+ *  runc cannot signal), else the network's. */
+const faultLane = (r: TraceRecord): Lane => (r.actor === 'runtime' ? 'runtime' : 'network');
 
 function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknown>; reqs: Map<TraceRecord, Lane>; regions: Set<TraceRecord>; faultOf: Map<TraceRecord, TraceRecord> }, records: readonly TraceRecord[]): void {
   const ty = r.type;
@@ -164,9 +165,9 @@ function addRecord(b: Builder, r: TraceRecord, ctx: { cached: Map<string, unknow
   else if (ty.startsWith('api.')) addApi(b, r, ctx.reqs);
   else if (ty === 'fault.begin') {
     if (ctx.regions.has(r)) b.open('rect rgba(255, 190, 0, 0.18)');
-    b.note(r.t, [faultLane(r)], `fault begins: ${String(r.fault)}`);
+    b.note(r.t, [faultLane(r)], `fault begins: ${r.fault === 'stopFails' ? faultName(r) : String(r.fault)}`);
   } else if (ty === 'fault.end') {
-    b.note(r.t, [faultLane(r)], `fault ends: ${String(r.fault)}`);
+    b.note(r.t, [faultLane(r)], `fault ends: ${r.fault === 'stopFails' ? faultName(r) : String(r.fault)}`);
     const begin = ctx.faultOf.get(r);
     if (begin !== undefined && ctx.regions.has(begin)) b.close();
   } else if (ty === 'invariant.violation') {

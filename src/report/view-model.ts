@@ -96,13 +96,16 @@ export interface FaultSpan {
 }
 
 export function faultKey(r: TraceRecord): string {
-  return `${String(r.fault)}#${r.id === undefined ? '' : String(r.id)}`;
+  // (a stopFails is one container's: two of them are two faults)
+  const one = r.container === undefined ? '' : `#${String(r.pod)}#${String(r.container)}`;
+  return `${String(r.fault)}#${r.id === undefined ? '' : String(r.id)}${one}`;
 }
 
 export function faultName(r: TraceRecord): string {
   const f = String(r.fault);
   if (f === 'fail') return `fail ${Array.isArray(r.verbs) ? r.verbs.join(',') : 'requests'} with ${String(r.code)}${r.count !== undefined ? ` (×${String(r.count)})` : ''}`;
   if (f === 'apiserverDown') return 'apiserver down';
+  if (f === 'stopFails') return `runc cannot signal ${shortPod(r.pod)}/${String(r.container)}`;
   return f;
 }
 
