@@ -30,7 +30,7 @@ export function faultsInForce(trace: readonly TraceRecord[], atMs: number): Worl
     .filter((f) => f.end === undefined)
     .map((f) => {
       const extra: Record<string, unknown> = {};
-      for (const k of ['node', 'verbs', 'code', 'count', 'forMs', 'downForMs']) if (f.begin[k] !== undefined) extra[k] = f.begin[k];
+      for (const k of ['node', 'pod', 'container', 'verbs', 'code', 'count', 'forMs', 'downForMs']) if (f.begin[k] !== undefined) extra[k] = f.begin[k];
       return { fault: faultName(f.begin), since: sec(f.begin.t), ...extra };
     });
 }

@@ -57,7 +57,7 @@ describe('kss inspect', () => {
     expect(broken.pods).toHaveLength(1);
     expect(broken.pods[0]).toMatchObject({ pod: 'default/web', apiserver: null, podWorker: { workType: 'terminating', deleted: true }, runtime: [{ name: 'main', state: 'running' }] });
     const stuck = await at('broken.yaml', '50s');
-    expect(stuck.faultsInForce).toEqual([{ fault: 'stopFails', since: '20.000s', downForMs: 60000 }]);
+    expect(stuck.faultsInForce).toEqual([{ fault: 'runc cannot signal web/main', since: '20.000s', pod: 'default/web', container: 'main', downForMs: 60000 }]);
     expect((await at('fixed.yaml', '100s')).pods).toEqual([]);
   });
 
