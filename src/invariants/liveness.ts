@@ -24,6 +24,7 @@
 // one node this is the quiet above.
 import { isMirrorPod, isStaticPod, podKey, type Pod, type UID } from '../model/pod.js';
 import { parseRfc3339 } from '../model/time.js';
+import { faultKey } from '../model/trace.js';
 import { EventQueue } from '../engine/queue.js';
 import { CONTAINER_GC_PERIOD_MS, DEFAULT_NODE_TUNING } from '../kubelet/node/node.js';
 import { Checker, type Feeds } from './checker.js';
@@ -57,8 +58,7 @@ export class QuietClock {
     feeds.onTrace(['fault.begin', 'fault.end'], (r) => {
       // a fault of a node's link names its node (a one-node run's do not: its link is the cluster's);
       // apiserverDown is the apiserver's, whichever node's network traced it
-      // (a stopFails is one container's: two of them are two faults)
-      const id = `${String(r.fault)}#${String(r.id ?? '')}#${String(r.pod ?? '')}#${String(r.container ?? '')}`;
+      const id = faultKey(r);
       const n = typeof r.node === 'string' && r.fault !== 'apiserverDown' ? this.nodes.get(r.node) : undefined;
       const faults = n?.faults ?? this.faults;
       if (r.type === 'fault.begin') faults.add(id);

@@ -53,3 +53,10 @@ export interface Tracer {
 export function emitsNothing(tracer: Tracer): boolean {
   return tracer.active === false && tracer.skip !== undefined;
 }
+
+/** What pairs a fault.end with its fault.begin: the fault's kind, a `fail` rule's id, and for a
+ *  stopFails its pod and container (two of them on two containers are two faults). */
+export function faultKey(r: { fault?: unknown; id?: unknown; pod?: unknown; container?: unknown }): string {
+  const one = r.container === undefined ? '' : `#${String(r.pod)}#${String(r.container)}`;
+  return `${String(r.fault)}#${r.id === undefined ? '' : String(r.id)}${one}`;
+}

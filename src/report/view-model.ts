@@ -1,7 +1,7 @@
 // What every view (Mermaid, HTML, Chrome trace, ShiViz) reads from a trace: the actors as lanes,
 // each record's lane and words, the requests matched to their answers, the faults as intervals.
 // Built from trace records only, never from the world.
-import type { TraceRecord } from '../model/trace.js';
+import { faultKey, type TraceRecord } from '../model/trace.js';
 import { statusText } from './status-text.js';
 
 /** The lanes (swimlanes, participants, tracks), top to bottom. */
@@ -93,12 +93,6 @@ export interface FaultSpan {
   begin: TraceRecord;
   end?: TraceRecord;
   name: string;
-}
-
-export function faultKey(r: TraceRecord): string {
-  // (a stopFails is one container's: two of them are two faults)
-  const one = r.container === undefined ? '' : `#${String(r.pod)}#${String(r.container)}`;
-  return `${String(r.fault)}#${r.id === undefined ? '' : String(r.id)}${one}`;
 }
 
 export function faultName(r: TraceRecord): string {
