@@ -28,11 +28,14 @@ export const DEFAULT_MAX_FAULTS = 4;
 export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpace {
   const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
   let kinds = [...(spec?.faults ?? DEFAULT_FAULT_KINDS)];
-  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete');
-  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'stopFails');
+  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete' && k !== 'stopFails');
   if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown' && k !== 'stopFails');
+  // (only what a stopFails can name, and only when it is drawn: one pass over the pods)
   const containers: Record<string, string[]> = {};
-  for (const p of s.pods) if (pods.includes(p.key)) containers[p.key] = (p.pod.spec?.containers ?? []).map((c) => c.name);
+  if (kinds.includes('stopFails')) {
+    const drawable = new Set(pods);
+    for (const p of s.pods) if (drawable.has(p.key)) containers[p.key] = (p.pod.spec?.containers ?? []).map((c) => c.name);
+  }
   const toMs = spec?.window?.toMs ?? Math.floor((s.untilMs * 2) / 3);
   const nodes = (s.nodes ?? []).length > 1 ? s.nodes!.map((n) => n.name) : [];
   return { kinds, fromMs: spec?.window?.fromMs ?? 0, toMs: Math.min(toMs, s.untilMs), maxFaults: spec?.maxFaults ?? DEFAULT_MAX_FAULTS, pods, nodes, containers };
