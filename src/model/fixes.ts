@@ -1,7 +1,9 @@
 // The registry of upstream fixes a scenario can take back out (`spec.kubelet.revertFixes`), for the
 // bug zoo (scenarios/zoo/). Each entry is one switch at the place in the port that the fix touched,
 // with a `// revert #NNNN` comment there; with no fix reverted (the default) the port is exactly the
-// release it ports, byte for byte. `kss fixes` prints this table.
+// release it ports, byte for byte. `kss fixes` prints this table, and the one of PROPOSED_FIXES
+// below: changes proposed upstream for a bug every release has, and never merged
+// (`spec.kubelet.proposedFixes`; off by default, where the port has the bug as upstream does).
 
 export type FixGeneration = 'classic' | 'transitional' | 'current';
 
@@ -196,3 +198,39 @@ export const FIX_NAMES = FIXES.map((f) => f.name) as unknown as readonly [FixNam
 /** The reverted fixes of one kubelet: `reverted('noopPatches')` at each switch. Empty by default. */
 export type RevertedFixes = ReadonlySet<FixName>;
 export const NO_REVERTED_FIXES: RevertedFixes = new Set<FixName>();
+
+/** A fix proposed upstream and not merged: applying it (`spec.kubelet.proposedFixes`) puts the
+ *  proposal's change into the port, at one switch with a `// proposed #NNNN` comment there. */
+export interface ProposedFixInfo {
+  /** The name a scenario uses in `proposedFixes`. */
+  readonly name: string;
+  /** The upstream pull requests that proposed it (kubernetes/kubernetes). */
+  readonly prs: readonly number[];
+  /** What became of the proposal. */
+  readonly state: string;
+  /** The kss generations the switch acts in (elsewhere it changes nothing). */
+  readonly generations: readonly FixGeneration[];
+  /** The bug-zoo entries it closes. */
+  readonly bugs: readonly string[];
+  /** What applying it does, in one line. */
+  readonly summary: string;
+  /** Where the switch sits in the port. */
+  readonly where: string;
+  readonly note?: string;
+}
+
+export const PROPOSED_FIXES = [
+  {
+    name: 'keepEvictedContentUntilFinished',
+    prs: [123782],
+    state: 'closed without merging (2024, stale); #141857 (2026) closed too; kubernetes#122160 open',
+    generations: ['transitional', 'current'],
+    bugs: ['BZ-26'],
+    summary: 'ShouldPodContentBeRemoved says an evicted pod\'s content may go only once its worker has finished (IsEvicted && IsFinished), so the container deletor keeps the dead containers SyncTerminatingPod still has to read',
+    where: 'kubelet/node kubelet (shouldPodContentBeRemoved: cleanUpContainersInPod)',
+    note: 'the one line of #123782 quoted in its review thread (smarterclayton doubted that delaying all content is right); HandlePodReconcile\'s removal of an evicted pod\'s dead containers, which waits for the API status to say Evicted, is left as it is',
+  },
+] as const satisfies readonly ProposedFixInfo[];
+
+export type ProposedFixName = (typeof PROPOSED_FIXES)[number]['name'];
+export const PROPOSED_FIX_NAMES = PROPOSED_FIXES.map((f) => f.name) as unknown as readonly [ProposedFixName, ...ProposedFixName[]];

@@ -117,6 +117,7 @@ function kubeletConfig(k: RawKubelet): KubeletConfig {
     featureGates: gates,
     explicitFeatureGates: Object.fromEntries(FEATURE_GATES.filter((g) => k.featureGates?.[g] !== undefined).map((g) => [g, k.featureGates![g]])),
     revertFixes: [...new Set(k.revertFixes ?? [])],
+    proposedFixes: [...new Set(k.proposedFixes ?? [])],
     ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
   };
 }

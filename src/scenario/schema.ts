@@ -3,7 +3,7 @@
 // document's shape and turns steps / assertions into their typed unions. Cross-references (pod
 // names, containers, one action per step) are checked in semantics.ts, the Pod fields against the
 // Kubernetes schema in k8s/podcheck.ts; defaults in build.ts.
-import { FIX_NAMES } from '../model/fixes.js';
+import { FIX_NAMES, PROPOSED_FIX_NAMES } from '../model/fixes.js';
 import { z } from 'zod';
 import {
   dnsLabel, dnsSubdomain, labels, labelValue, duration, durationOr, instant, MAX_SECONDS, podRef,
@@ -322,6 +322,8 @@ const kubelet = z.strictObject({
   featureGates: z.strictObject(Object.fromEntries(FEATURE_GATES.map((g) => [g, z.boolean().optional()])) as Record<(typeof FEATURE_GATES)[number], z.ZodOptional<z.ZodBoolean>>).nullish(),
   /** Upstream fixes taken back out (the bug zoo; `kss fixes` lists them). */
   revertFixes: z.array(z.enum(FIX_NAMES)).nullish(),
+  /** Fixes proposed upstream and never merged, put in (the bug zoo; `kss fixes` lists them). */
+  proposedFixes: z.array(z.enum(PROPOSED_FIX_NAMES)).nullish(),
   /** The bounded-staleness invariant's base bound (it adds the client's QPS share). */
   stalenessBound: positiveDuration.optional(),
 });

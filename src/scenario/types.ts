@@ -2,7 +2,7 @@
 // Durations are integer ms. `@<duration>` strings inside status values are already resolved to
 // RFC 3339 text. Pod references are normalized to "namespace/name".
 import type { Container, Pod, PodStatus } from '../model/pod.js';
-import type { FixName } from '../model/fixes.js';
+import type { FixName, ProposedFixName } from '../model/fixes.js';
 
 /** Where a node of the YAML document came from, for verdicts that point back at the file. */
 export interface SourcePos {
@@ -61,6 +61,8 @@ export interface KubeletConfig {
   explicitFeatureGates: Partial<Record<FeatureGate, boolean>>;
   /** Extension: the upstream fixes taken back out (model/fixes.ts; default none). */
   revertFixes: FixName[];
+  /** Extension: fixes proposed upstream and never merged, put in (model/fixes.ts; default none). */
+  proposedFixes: ProposedFixName[];
   /** Extension: the bounded-staleness invariant's base bound (absent: that invariant judges nothing). */
   stalenessBoundMs?: number;
 }

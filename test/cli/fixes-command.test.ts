@@ -1,7 +1,7 @@
-// `kss fixes` and `spec.kubelet.revertFixes` in the loader.
+// `kss fixes` and `spec.kubelet.revertFixes` / `proposedFixes` in the loader.
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/index.js';
-import { FIXES } from '../../src/model/fixes.js';
+import { FIXES, PROPOSED_FIXES } from '../../src/model/fixes.js';
 import { kss, REPO } from './helpers.js';
 
 describe('kss fixes', () => {
@@ -17,10 +17,25 @@ describe('kss fixes', () => {
     }
   });
 
-  it('--format json is the registry', async () => {
+  it('lists the proposed fixes below, with their PR, state and bugs', async () => {
+    const r = await kss(['fixes'], REPO);
+    const lines = r.out.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('proposed upstream, never merged'));
+    expect(from).toBeGreaterThan(FIXES.length);
+    for (const f of PROPOSED_FIXES) {
+      const at = lines.findIndex((l, i) => i > from && l.startsWith(f.name + ' '));
+      expect(at, f.name).toBeGreaterThan(from);
+      for (const pr of f.prs) expect(lines[at]).toContain(`#${pr}`);
+      expect(lines[at]).toContain(f.bugs.join(','));
+      expect(lines[at + 1]).toContain(`state: ${f.state}`);
+    }
+  });
+
+  it('--format json is the registry: the merged fixes, then the proposed ones, each with its kind', async () => {
     const r = await kss(['fixes', '--format', 'json'], REPO);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toEqual(JSON.parse(JSON.stringify(FIXES)));
+    const all = [...FIXES.map((f) => ({ kind: 'merged', ...f })), ...PROPOSED_FIXES.map((f) => ({ kind: 'proposed', ...f }))];
+    expect(JSON.parse(r.out)).toEqual(JSON.parse(JSON.stringify(all)));
   });
 });
 
@@ -40,5 +55,23 @@ describe('spec.kubelet.revertFixes', () => {
     if (r.ok) return;
     expect(r.issues[0]).toMatchObject({ path: 'spec.kubelet.revertFixes[0]', line: 5, col: 28 });
     expect(r.issues[0].message).toContain('did you mean "noopPatches"?');
+  });
+});
+
+describe('spec.kubelet.proposedFixes', () => {
+  const doc = (fixes: string) => `apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: x }\nspec:\n  kubelet: { proposedFixes: ${fixes} }\n`;
+
+  it('defaults to none, and keeps the names given (each once)', () => {
+    const none = loadScenario('apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: x }\n');
+    expect(none.ok && none.scenario.kubelet.proposedFixes).toEqual([]);
+    const one = loadScenario(doc('[keepEvictedContentUntilFinished, keepEvictedContentUntilFinished]'));
+    expect(one.ok && one.scenario.kubelet.proposedFixes).toEqual(['keepEvictedContentUntilFinished']);
+  });
+
+  it('refuses a merged fix\'s name (those are reverted, not applied), at its place', () => {
+    const r = loadScenario(doc('[noopPatches]'), 'x.yaml');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues[0]).toMatchObject({ path: 'spec.kubelet.proposedFixes[0]', line: 5, col: 30 });
   });
 });

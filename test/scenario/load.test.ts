@@ -55,6 +55,7 @@ describe('loadScenario: defaults', () => {
       featureGates: { PodDisruptionConditions: true, PodReadyToStartContainersCondition: true, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true },
       explicitFeatureGates: {},
       revertFixes: [],
+      proposedFixes: [],
     });
     const r15 = { minMs: 1, maxMs: 5 };
     expect(s.apiserver.latency).toEqual({ get: r15, patch: r15, delete: r15, create: r15 });

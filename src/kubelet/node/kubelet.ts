@@ -178,14 +178,23 @@ function podUpdatedNow(kl: KubeletState, pod: Pod): void {
   const uid = pod.metadata?.uid ?? '';
   const prev = kl.lastConfig.get(uid);
   kl.lastConfig.set(uid, pod);
-  if (prev !== undefined && !podsDifferSemantically(prev, pod)) {
-    // HandlePodReconcile: a status-only change syncs the pod only to reconcile readiness gates
-    if (!isMirrorPod(pod) && needToReconcilePodReadiness(kl, pod)) dispatch(kl, pod, 'sync');
-    return;
-  }
+  if (prev !== undefined && !podsDifferSemantically(prev, pod)) return handlePodReconcile(kl, pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   trackDeadline(kl, pod);
   dispatch(kl, pod, 'update');
+}
+
+/** HandlePodReconcile (every generation, v1.20…v1.31): a status-only change syncs the pod only to
+ *  reconcile readiness gates; and once the pod's API status says it was evicted (Failed, reason
+ *  Evicted), every dead container the pod cache holds for it is removed ("after an evicted pod is
+ *  synced, all dead containers in the pod can be removed") — whether or not its pod worker has
+ *  finished with them (kubernetes#122160: a container removed before SyncTerminatingPod reads the
+ *  runtime is reported ContainerStatusUnknown). A mirror pod stands for its static pod, whose own
+ *  status is never an eviction's. */
+function handlePodReconcile(kl: KubeletState, pod: Pod): void {
+  if (isMirrorPod(pod)) return;
+  if (needToReconcilePodReadiness(kl, pod)) dispatch(kl, pod, 'sync');
+  if (podIsEvicted(pod.status)) deleteContainersInPod(kl, kl.cache.get(pod.metadata?.uid ?? ''));
 }
 
 /** HandlePodRemoves for one pod already removed from the pod manager. */
@@ -316,12 +325,21 @@ export function cleanUpContainersInPod(kl: KubeletState, uid: UID, exitedContain
       removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
     }
   } else {
-    // ShouldPodContentBeRemoved: a pod the workers never saw has no content once they synced
-    const st = kl.workersCurrent!.status(uid);
-    removeAll = st !== undefined ? st.deleted && st.isTerminated() : !kl.workersCurrent!.couldHaveRunningContainers(uid);
+    removeAll = shouldPodContentBeRemoved(kl, uid);
   }
   if (removeAll) deleteContainersInPod(kl, podStatus);
   else deleteOldContainersInPod(kl, exitedContainerID, podStatus);
+}
+
+/** podWorkers.ShouldPodContentBeRemoved (v1.22+): an evicted pod (a kill with Evict asked for its
+ *  termination, whether or not it has finished), or a deleted and terminated one; a pod the
+ *  workers never saw has no content once they synced (podsSynced). */
+export function shouldPodContentBeRemoved(kl: KubeletState, uid: UID): boolean {
+  const st = kl.workersCurrent!.status(uid);
+  if (st === undefined) return !kl.workersCurrent!.couldHaveRunningContainers(uid);
+  // proposed #123782 (keepEvictedContentUntilFinished): status.IsEvicted() && status.IsFinished()
+  const evicted = st.evicted && (!kl.config.proposedFixes?.includes('keepEvictedContentUntilFinished') || st.isFinished());
+  return evicted || (st.deleted && st.isTerminated());
 }
 
 /** A timeline `ready` / `started` / `live` step: the running container's probe answers `value`

@@ -82,3 +82,46 @@ describe('the node shutdown manager', () => {
     ]);
   });
 });
+
+describe('the dead containers of an evicted pod (HandlePodReconcile, ShouldPodContentBeRemoved)', () => {
+  const job = `  pods:
+    - metadata: { name: job }
+      spec: { restartPolicy: Never, containers: [{ name: main, image: busybox }] }
+      x-kss: { containers: { main: [{ run: 5s, exit: 0 }] } }
+`;
+  const removals = (r: ReturnType<typeof run>) => r.trace.filter((e) => e.type === 'runtime.remove').map((e) => [e.t, e.container]);
+
+  it.each(['classic', 'transitional', 'current'] as const)('%s: a status-only update that says Evicted removes the dead containers the pod cache holds; another reason does not', (g) => {
+    const patch = (reason: string) => run(`  until: 30s\n  kubelet: { statusManager: ${g} }\n${job}  timeline:\n    - { at: 10s, externalPatch: { pod: job, status: { phase: Failed, reason: ${reason}, message: gone } } }\n`);
+    const evicted = removals(patch('Evicted'));
+    expect(evicted).toHaveLength(1);
+    expect(evicted[0][0]).toBeGreaterThanOrEqual(10_000);
+    expect(evicted[0][0]).toBeLessThan(10_010);
+    expect(removals(patch('Other'))).toEqual([]);
+  });
+
+  it('current: an evicted pod\'s container that dies first is removed at the next relist, before the kill ends, and is reported ContainerStatusUnknown (kubernetes#122160)', () => {
+    const pod = `  pods:
+    - metadata: { name: web }
+      spec: { containers: [{ name: app, image: nginx }, { name: shipper, image: busybox }] }
+      x-kss: { containers: { app: [{ run: forever, term: 0s }], shipper: [{ run: forever, term: ignore }] } }
+`;
+    const body = (fixes: string) => `  until: 40s\n  kubelet: { statusManager: current${fixes} }\n${pod}  timeline:\n    - { at: 20s, evict: { pod: web, signal: nodefs.available } }\n`;
+    const app = (r: ReturnType<typeof run>) => r.world.apiserver.peek('default', 'web')!.status!.containerStatuses!.find((c) => c.name === 'app')!;
+    const broken = run(body(''));
+    expect(removals(broken)[0]).toEqual([21_000, 'app']);
+    expect(app(broken)).toMatchObject({ restartCount: 1, state: { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown' } } });
+    const fixed = run(body(', proposedFixes: [keepEvictedContentUntilFinished]'));
+    expect(removals(fixed).every(([t]) => (t as number) > 22_000)).toBe(true);
+    expect(app(fixed)).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 143, reason: 'Error' } } });
+  });
+
+  it('current: a deleted pod\'s dead containers stay until its worker has terminated', () => {
+    const r = run(`  until: 40s\n  kubelet: { statusManager: current }\n  pods:\n    - metadata: { name: web }\n      spec: { containers: [{ name: app, image: nginx }, { name: shipper, image: busybox }] }\n      x-kss: { containers: { app: [{ run: forever, term: 0s }], shipper: [{ run: forever, term: 5s }] } }\n  timeline:\n    - { at: 20s, delete: { pod: web } }\n`);
+    const terminated = r.trace.find((e) => e.type === 'worker.terminated')!.t;
+    expect(terminated).toBeGreaterThanOrEqual(25_000);
+    expect(removals(r).every(([t]) => (t as number) >= terminated)).toBe(true);
+    const app = r.trace.filter((e) => e.type === 'runtime.exit' && e.container === 'app');
+    expect(app.map((e) => e.exitCode)).toEqual([143]);
+  });
+});
