@@ -3,14 +3,15 @@
 //  - fixed.yaml is broken.yaml with the fix in place: running broken.yaml without its revertFixes
 //    (or under the fixed generation) gives exactly fixed.yaml's golden trace, and that trace differs
 //    from broken.yaml's own: each switch changes what the kubelet does in its entry;
-//  - every switch of the registry is taken out by at least one entry;
-//  - off by default: no scenario outside the zoo names a fix, and every one of them, run with
+//  - every switch of the registry is taken out by at least one entry, and every proposed fix (a
+//    change upstream never merged, spec.kubelet.proposedFixes) put in by one entry's fixed.yaml;
+//  - off by default: no scenario outside the zoo names a fix (reverted or proposed), and every one of them, run with
 //    `revertFixes: []` written out, matches its golden byte for byte.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenarioFile, runScenario, type Scenario } from '../src/index.js';
-import { FIXES } from '../src/model/fixes.js';
+import { FIXES, PROPOSED_FIXES } from '../src/model/fixes.js';
 import { goldenLines, goldenPathFor, readGolden } from '../src/report/golden.js';
 import { discoverScenarios } from '../src/testing/discover.js';
 import { goldenSource } from '../src/testing/golden-source.js';
@@ -43,6 +44,7 @@ describe('the bug zoo', () => {
     const broken = load(join(ZOO, dir, 'broken.yaml'));
     const fixed = load(join(ZOO, dir, 'fixed.yaml'));
     expect(fixed.kubelet.revertFixes).toEqual([]);
+    expect(broken.kubelet.proposedFixes, 'a proposed fix goes in fixed.yaml').toEqual([]);
     expect(broken.timeline.length, 'the two files run the same number of steps').toBe(fixed.timeline.length);
     const fixedGolden = readGolden(join(REPO, goldenPathFor(fixed.file)));
     expect(fixedGolden, `${dir}: fixed.golden.jsonl`).toBeDefined();
@@ -59,6 +61,11 @@ describe('the bug zoo', () => {
     const used = new Set(entries.flatMap((d) => load(join(ZOO, d, 'broken.yaml')).kubelet.revertFixes));
     expect(FIXES.map((f) => f.name).filter((n) => !used.has(n))).toEqual([]);
   });
+
+  it('puts every proposed fix in, in at least one entry\'s fixed.yaml', () => {
+    const used = new Set(entries.flatMap((d) => load(join(ZOO, d, 'fixed.yaml')).kubelet.proposedFixes));
+    expect(PROPOSED_FIXES.map((f) => f.name).filter((n) => !used.has(n))).toEqual([]);
+  });
 });
 
 describe('fix switches are off by default', () => {
@@ -66,8 +73,11 @@ describe('fix switches are off by default', () => {
     .files.map((f) => f.display)
     .filter((f) => !f.startsWith('scenarios/zoo/'));
 
-  it('no scenario outside the zoo reverts a fix', () => {
+  it('no scenario outside the zoo reverts a fix or applies a proposed one', () => {
     expect(others.filter((f) => load(join(REPO, f)).kubelet.revertFixes.length > 0)).toEqual([]);
+    // (an explore scenario may: the negative control of a search, with the proposal in)
+    const controls = (f: string) => f.startsWith('scenarios/explore/') && f.endsWith('-fixed.yaml');
+    expect(others.filter((f) => !controls(f) && load(join(REPO, f)).kubelet.proposedFixes.length > 0)).toEqual([]);
   });
 
   it.each(FIXES.map((f) => f.name))('%s off: its share of the scenarios outside the zoo, run with revertFixes: [], match their goldens', (name) => {

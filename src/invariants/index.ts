@@ -22,6 +22,7 @@ import { TerminatedContainerStarted } from './terminated-container-started.js';
 import { BoundedStaleness } from './bounded-staleness.js';
 import { ReadyStableAcrossRestart } from './ready-stable-across-restart.js';
 import { DeletedPodStops } from './deleted-pod-stops.js';
+import { ContainerExitKept } from './container-exit-kept.js';
 
 export type { InvariantChecker } from './checker.js';
 export type { InvariantWorld, NodeView, RuntimeView } from '../model/world-view.js';
@@ -80,6 +81,9 @@ export function createCheckers(w: InvariantWorld, names: readonly InvariantName[
         break;
       case 'ready-stable-across-restart':
         out.push(new ReadyStableAcrossRestart(feeds));
+        break;
+      case 'container-exit-kept':
+        out.push(new ContainerExitKept(feeds));
         break;
       case 'deleted-pod-stops':
         out.push(new DeletedPodStops(feeds, quietClock()));

@@ -224,6 +224,7 @@ export const INVARIANT_NAMES = [
   'bounded-staleness',
   'ready-stable-across-restart',
   'deleted-pod-stops',
+  'container-exit-kept',
 ] as const;
 export type InvariantName = (typeof INVARIANT_NAMES)[number];
 
