@@ -28,8 +28,8 @@ export const DEFAULT_MAX_FAULTS = 4;
 export function faultSpace(s: Scenario, spec: ExploreSpec | undefined): FaultSpace {
   const pods = s.pods.filter((p) => p.only !== 'kubelet' && p.createAtMs !== 'never').map((p) => p.key);
   let kinds = [...(spec?.faults ?? DEFAULT_FAULT_KINDS)];
-  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete' && k !== 'stopFails');
-  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown' && k !== 'stopFails');
+  if (pods.length === 0) kinds = kinds.filter((k) => k !== 'externalPatch' && k !== 'delete' && k !== 'stopFails' && k !== 'evict');
+  if (s.kubelet.runtime !== 'simulated') kinds = kinds.filter((k) => k !== 'restartRuntime' && k !== 'networkPluginDown' && k !== 'stopFails' && k !== 'evict');
   // (only what a stopFails can name, and only when it is drawn: one pass over the pods)
   const containers: Record<string, string[]> = {};
   if (kinds.includes('stopFails')) {
@@ -94,8 +94,18 @@ function drawFault(kind: FaultKind, space: FaultSpace, rng: Rng): Fault {
       const names = space.containers[p] ?? [];
       return { kind, atMs, pod: p, container: names[rng.pick(names.length)] ?? '', forMs: rng.int(1_000, 120_000) };
     }
+    case 'evict': {
+      // (the eviction manager's pick for node pressure: a hard threshold (grace 1 s) three times in
+      // four, else a soft one with evictionMaxPodGracePeriod 0..30 s)
+      const p = pod();
+      const signal = rng.float() < 0.5 ? 'memory.available' : 'nodefs.available';
+      return rng.float() < 0.75 ? { kind, atMs, pod: p, signal } : { kind, atMs, pod: p, signal, maxPodGracePeriodSeconds: rng.int(0, 30) };
+    }
   }
 }
+
+/** An evict fault's step fields (soft when it carries a grace). */
+const evictFields = (f: Extract<Fault, { kind: 'evict' }>) => ({ pod: f.pod, signal: f.signal, ...(f.maxPodGracePeriodSeconds === undefined ? {} : { soft: true }) });
 
 /** The timeline actions of a fault, each with its instant (and the node it acts on). */
 export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ atMs: number; action: StepAction; node?: string }> {
@@ -131,6 +141,8 @@ export function faultActions(f: Fault, epoch: string, base?: Latency): Array<{ a
       return [{ atMs: f.atMs, action: { action: f.kind, downForMs: f.downForMs }, ...nodeOf(f) }];
     case 'stopFails':
       return [{ atMs: f.atMs, action: { action: 'stopFails', pod: f.pod, container: f.container, forMs: f.forMs } }];
+    case 'evict':
+      return [{ atMs: f.atMs, action: { action: 'evict', ...evictFields(f), ...(f.maxPodGracePeriodSeconds === undefined ? {} : { maxPodGracePeriodSeconds: f.maxPodGracePeriodSeconds }) } }];
   }
 }
 
@@ -170,6 +182,8 @@ export function faultRawSteps(f: Fault, base: Latency): Array<Record<string, unk
       return [{ at, [f.kind]: { downFor: formatDuration(f.downForMs), ...nodeOf(f) } }];
     case 'stopFails':
       return [{ at, stopFails: { pod: shortPod(f.pod), container: f.container, for: formatDuration(f.forMs) } }];
+    case 'evict':
+      return [{ at, evict: { ...evictFields(f), pod: shortPod(f.pod), ...(f.maxPodGracePeriodSeconds === undefined ? {} : { maxPodGracePeriod: f.maxPodGracePeriodSeconds }) } }];
   }
 }
 
@@ -207,5 +221,7 @@ export function describeFault(f: Fault): string {
       return `the CNI plugin not ready${f.node === undefined ? '' : ` on ${f.node}`} from ${at} to ${formatDuration(f.atMs + f.downForMs)}`;
     case 'stopFails':
       return `runc unable to signal ${f.container} of ${shortPod(f.pod)} from ${at} to ${formatDuration(f.atMs + f.forMs)}`;
+    case 'evict':
+      return `the eviction manager evicting ${shortPod(f.pod)} for ${f.signal} at ${at} (${f.maxPodGracePeriodSeconds === undefined ? 'a hard threshold' : `a soft threshold, grace ${f.maxPodGracePeriodSeconds}s`})`;
   }
 }

@@ -23,7 +23,8 @@ export type Fault =
   | { kind: 'delete'; atMs: number; pod: string; gracePeriodSeconds: number }
   | { kind: 'restartRuntime'; atMs: number; downForMs: number; node?: string }
   | { kind: 'networkPluginDown'; atMs: number; downForMs: number; node?: string }
-  | { kind: 'stopFails'; atMs: number; pod: string; container: string; forMs: number };
+  | { kind: 'stopFails'; atMs: number; pod: string; container: string; forMs: number }
+  | { kind: 'evict'; atMs: number; pod: string; signal: 'memory.available' | 'nodefs.available'; maxPodGracePeriodSeconds?: number };
 
 
 /** Everything that differs between two runs of one scenario. */

@@ -195,9 +195,9 @@ export type Bound = { minMs?: number; maxMs?: number };
 export type Assertion = AssertionBody & { index: number; pos: SourcePos };
 
 /** The fault kinds `kss explore` injects (`spec.explore.faults`). */
-export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete', 'restartRuntime', 'networkPluginDown', 'stopFails'] as const;
-/** The kinds explore draws when spec.explore.faults names none (restartRuntime, networkPluginDown
- *  and stopFails only when named: a new kind in the default set would change every search's draws). */
+export const EXPLORE_FAULT_KINDS = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete', 'restartRuntime', 'networkPluginDown', 'stopFails', 'evict'] as const;
+/** The kinds explore draws when spec.explore.faults names none (restartRuntime, networkPluginDown,
+ *  stopFails and evict only when named: a new kind in the default set would change every search's draws). */
 export const DEFAULT_EXPLORE_FAULT_KINDS: readonly ExploreFaultKind[] = ['partition', 'restartApiserver', 'restartKubelet', 'fail', 'latency', 'externalPatch', 'delete'];
 export type ExploreFaultKind = (typeof EXPLORE_FAULT_KINDS)[number];
 export interface ExploreSpec {

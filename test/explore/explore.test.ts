@@ -33,6 +33,7 @@ const CASES: Array<{ file: string; runs: number; finds: string[]; maxSteps: numb
   { file: 'scenarios/explore/web-node-current.yaml', runs: 60, finds: ['invariant:transition-time-honest:web:api.patch'], maxSteps: 2, maxPods: 1 },
   { file: 'scenarios/explore/volume-stuck-classic.yaml', runs: 100, finds: ['invariant:deletion-completes:db:liveness'], maxSteps: 2, maxPods: 1 },
   { file: 'scenarios/explore/unsignalable-web-transitional.yaml', runs: 300, finds: ['invariant:deleted-pod-stops:web:liveness'], maxSteps: 2, maxPods: 1 },
+  { file: 'scenarios/explore/evicted-shipper-current.yaml', runs: 100, finds: ['invariant:container-exit-kept:web:api.patch'], maxSteps: 1, maxPods: 1 },
   { file: 'scenarios/explore/finishing-job-current.yaml', runs: 200, finds: ['invariant:transition-time-honest:job:api.patch'], maxSteps: 3, maxPods: 1 },
   {
     file: 'scenarios/explore/terminated-web-current.yaml',
@@ -128,6 +129,10 @@ describe('kss explore: the negative control and bad input', () => {
   });
   it('finds nothing with a force delete and a failed stop where the pod workers retry the orphan (current, #113145)', async () => {
     const r = await explore(load('scenarios/explore/unsignalable-web-current.yaml'), { runs: 300, seed: 1 });
+    expect(r.finds.map((f) => f.key)).toEqual([]);
+  });
+  it('finds nothing with evictions where the proposed fix keeps an evicted pod\'s dead containers until its worker finishes (kubernetes#123782)', async () => {
+    const r = await explore(load('scenarios/explore/evicted-shipper-current-fixed.yaml'), { runs: 300, seed: 1 });
     expect(r.finds.map((f) => f.key)).toEqual([]);
   });
   it('bad input exits 2 with a message, never a stack trace', async () => {
