@@ -303,7 +303,7 @@ const assertion = oneOfKeys({}, ASSERTIONS).meta({ description: 'an assertion: e
 
 // ---- the document ----
 
-export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers', 'ChangeContainerStatusOnKubeletRestart'] as const;
+export const FEATURE_GATES = ['PodDisruptionConditions', 'PodReadyToStartContainersCondition', 'SidecarContainers', 'ChangeContainerStatusOnKubeletRestart', 'RecursiveReadOnlyMounts'] as const;
 
 const kubelet = z.strictObject({
   nodeName: dnsSubdomain.optional(),

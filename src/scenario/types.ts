@@ -24,7 +24,7 @@ export interface Latency {
   create: LatencyRange;
 }
 
-export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart';
+export type FeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart' | 'RecursiveReadOnlyMounts';
 
 /** A gate's default: on in current, off in classic and transitional; ChangeContainerStatusOnKubeletRestart
  *  (KEP-4781, after every release kss ports) is on everywhere: the restart resets probe state, as

@@ -52,7 +52,7 @@ describe('loadScenario: defaults', () => {
       apiBurst: 100,
       requestTimeoutMs: 10_000,
       deletionSafety: { podResourcesReclaimed: true, podCouldHaveRunningContainers: false },
-      featureGates: { PodDisruptionConditions: true, PodReadyToStartContainersCondition: true, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true },
+      featureGates: { PodDisruptionConditions: true, PodReadyToStartContainersCondition: true, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true, RecursiveReadOnlyMounts: true },
       explicitFeatureGates: {},
       revertFixes: [],
       proposedFixes: [],
@@ -130,9 +130,9 @@ describe('loadScenario: defaults', () => {
 
   it('resolves featureGates per generation, explicit values winning', () => {
     const classic = load(`  kubelet: { statusManager: classic, featureGates: { SidecarContainers: true } }\n`);
-    expect(classic.kubelet.featureGates).toEqual({ PodDisruptionConditions: false, PodReadyToStartContainersCondition: false, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true });
+    expect(classic.kubelet.featureGates).toEqual({ PodDisruptionConditions: false, PodReadyToStartContainersCondition: false, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true, RecursiveReadOnlyMounts: false });
     const current = load(`  kubelet: { featureGates: { PodDisruptionConditions: false } }\n`);
-    expect(current.kubelet.featureGates).toEqual({ PodDisruptionConditions: false, PodReadyToStartContainersCondition: true, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true });
+    expect(current.kubelet.featureGates).toEqual({ PodDisruptionConditions: false, PodReadyToStartContainersCondition: true, SidecarContainers: true, ChangeContainerStatusOnKubeletRestart: true, RecursiveReadOnlyMounts: true });
   });
 
   it('sets latency for all verbs from one range, or per verb with the rest defaulted', () => {

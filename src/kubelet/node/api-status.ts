@@ -1,15 +1,9 @@
 // From the runtime's view of a pod to the API status the kubelet hands to the status manager
 // (pkg/kubelet/kubelet_pods.go generateAPIPodStatus, convertStatusToAPIStatus,
 // convertToAPIContainerStatuses; kubecontainer.ShouldContainerBeRestarted), both generations.
-import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodSpec, PodStatus } from '../../model/pod.js';
-import { isPodPhaseTerminal } from '../../model/pod.js';
+import { isPodPhaseTerminal, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodSpec, type PodStatus } from '../../model/pod.js';
 import { podConditionByKubelet, getPodConditionIndex, replaceOrAppendPodCondition } from '../status/conditions.js';
-import {
-  generateContainersReadyCondition,
-  generatePodInitializedCondition,
-  generatePodReadyCondition,
-  generatePodReadyToStartContainersCondition,
-} from '../status/generate.js';
+import { generateContainersReadyCondition, generatePodInitializedCondition, generatePodReadyCondition, generatePodReadyToStartContainersCondition } from '../status/generate.js';
 import { DisruptionTarget, PodScheduled, gateEnabled, type StatusFeatureGates } from '../status/types.js';
 import { getPhaseClassic, getPhaseCurrent } from './phase.js';
 import type { ProbeManager } from './prober.js';
@@ -17,6 +11,7 @@ import { getPodQOS, type PodQOSClass } from '../../model/qos.js';
 import { findContainerStatusByName, type Generation, type RuntimeContainerStatus, type RuntimePodStatus } from './types.js';
 import type { EvictResponse } from './active-deadline.js';
 import { NODE_IP } from './image-ref.js';
+import { volumeMountStatuses } from './volume-mount-status.js';
 
 /** Container state reasons of kubelet_pods.go. */
 export const PodInitializing = 'PodInitializing';
@@ -91,6 +86,7 @@ function convertContainerStatus(cs: RuntimeContainerStatus, old: ContainerStatus
     imageID: cs.imageRef,
     containerID: cs.id,
   };
+  if (old?.volumeMounts !== undefined) status.volumeMounts = old.volumeMounts; // immutable
   if (isVanishedRunning(cs, old)) status.restartCount = (old!.restartCount ?? 0) + 1;
   return status;
 }
@@ -161,19 +157,22 @@ export function convertToAPIContainerStatuses(
   containers: readonly Container[],
   hasInitContainers: boolean,
   isInitContainer: boolean,
-  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete' | 'createdCountsAsExited' | 'missingContainersWaiting'>,
+  ctx: Pick<GenerateContext, 'at' | 'reasonFor' | 'vanishedContainerOnlyOnDelete' | 'createdCountsAsExited' | 'missingContainersWaiting'> & Partial<Pick<GenerateContext, 'gen' | 'gates'>>,
 ): ContainerStatus[] {
   // no containers of this kind (most pods have no init containers): every step below yields nothing
   if (containers.length === 0) return [];
   const n = containers.length;
 
   const defaultReason = hasInitContainers ? PodInitializing : ContainerCreating;
+  const rro = ctx.gen !== undefined && gateEnabled(ctx.gen, ctx.gates, 'RecursiveReadOnlyMounts');
   const statuses: ContainerStatus[] = new Array<ContainerStatus>(n);
   for (let i = 0; i < n; i++) {
     const c = containers[i];
     // a container with a runtime instance has its newest instance as its status (below)
     if (findContainerStatusByName(podStatus, c.name) !== undefined) continue;
     let status: ContainerStatus = { name: c.name, state: { waiting: { reason: defaultReason } }, lastState: {}, ready: false, restartCount: 0, image: c.image ?? '', imageID: '' };
+    const mounts = rro ? volumeMountStatuses(c) : undefined; // (RecursiveReadOnlyMounts, v1.30+)
+    if (mounts !== undefined) status.volumeMounts = mounts;
     const old = lastStatusByName(previousStatus, c.name);
     if (old !== undefined) {
       // revert #54593 (v1.9): as #51644 (v1.8), only an init container keeps a terminated status

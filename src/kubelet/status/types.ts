@@ -23,7 +23,7 @@ export function hasStatusChannel(gen: Generation): boolean {
   return gen !== 'current';
 }
 
-export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart';
+export type StatusFeatureGate = 'PodDisruptionConditions' | 'PodReadyToStartContainersCondition' | 'SidecarContainers' | 'ChangeContainerStatusOnKubeletRestart' | 'RecursiveReadOnlyMounts';
 
 /** The gates that change status behaviour. A gate left out takes the generation's default
  *  (off in classic, on in current), as scenario-format.md says. Structurally compatible with

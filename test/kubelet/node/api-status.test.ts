@@ -182,3 +182,43 @@ describe('generateAPIPodStatus, current', () => {
     expect(cond(s2, 'ContainersReady')?.status).toBe('True');
   });
 });
+
+describe('status.volumeMounts (RecursiveReadOnlyMounts, v1.30+: current)', () => {
+  const mounts = [
+    { name: 'config', mountPath: '/etc/app', readOnly: true },
+    { name: 'cache', mountPath: '/cache' },
+    { name: 'tls', mountPath: '/tls', readOnly: true, recursiveReadOnly: 'IfPossible' },
+  ];
+  const withMounts = () => pod({ containers: [{ name: 'main', image: 'img', volumeMounts: mounts }] });
+  const want = [
+    { name: 'config', mountPath: '/etc/app', readOnly: true, recursiveReadOnly: 'Disabled' },
+    { name: 'cache', mountPath: '/cache' },
+    { name: 'tls', mountPath: '/tls', readOnly: true, recursiveReadOnly: 'Disabled' },
+  ];
+
+  it('the default status lists the spec\'s mounts; a converted instance carries the previous status\'s over', () => {
+    const first = generateAPIPodStatus(withMounts(), rt([]), false, ctx('current'));
+    expect(first.containerStatuses![0].volumeMounts).toEqual(want);
+    const running = generateAPIPodStatus(withMounts(), rt([rc('main', 'a', 'running')]), false, ctx('current', { cachedStatus: first }));
+    expect(running.containerStatuses![0].volumeMounts).toEqual(want);
+    // (immutable: an instance converted with no previous status has none, as upstream's has)
+    expect(generateAPIPodStatus(withMounts(), rt([rc('main', 'a', 'running')]), false, ctx('current')).containerStatuses![0].volumeMounts).toBeUndefined();
+  });
+
+  it('not with the gate off, nor in classic (its releases predate the gate)', () => {
+    const off = generateAPIPodStatus(withMounts(), rt([]), false, ctx('current', { gates: { RecursiveReadOnlyMounts: false } }));
+    expect(off.containerStatuses![0].volumeMounts).toBeUndefined();
+    expect(generateAPIPodStatus(withMounts(), rt([]), false, ctx('classic')).containerStatuses![0].volumeMounts).toBeUndefined();
+  });
+
+  it('resolveRecursiveReadOnly: Enabled only where the runtime supports it; impossible modes are errors (reported Disabled)', async () => {
+    const { resolveRecursiveReadOnly, volumeMountStatuses } = await import('../../../src/kubelet/node/volume-mount-status.js');
+    const m = (o: object) => ({ name: 'v', mountPath: '/v', ...o });
+    expect(resolveRecursiveReadOnly(m({ readOnly: true, recursiveReadOnly: 'IfPossible' }), true)).toEqual({ rro: true });
+    expect(resolveRecursiveReadOnly(m({ readOnly: true, recursiveReadOnly: 'Enabled' }), false).err).toContain('not supported by the runtime');
+    expect(resolveRecursiveReadOnly(m({ recursiveReadOnly: 'Enabled' }), true).err).toContain('it is not read-only');
+    expect(resolveRecursiveReadOnly(m({ readOnly: true, recursiveReadOnly: 'Enabled', mountPropagation: 'HostToContainer' }), true).err).toContain('propagation "HostToContainer"');
+    expect(volumeMountStatuses({ name: 'c', volumeMounts: [m({ readOnly: true, recursiveReadOnly: 'Enabled' })] }, true)).toEqual([{ name: 'v', mountPath: '/v', readOnly: true, recursiveReadOnly: 'Enabled' }]);
+    expect(volumeMountStatuses({ name: 'c' })).toBeUndefined();
+  });
+});
