@@ -217,12 +217,22 @@ function specOf(pod: Pod, name: string): Container | undefined {
   return pod.spec?.containers?.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name);
 }
 
+/** How long the container's preStop hook runs: a `sleep` action (KEP-3960, PodLifecycleSleepAction:
+ *  beta and on in v1.30, so in the current generation; handlerRunner.runSleepHandler) its seconds;
+ *  any other action (exec, httpGet) the attempt's `preStop` time. */
+function preStopHookMs(kl: KubeletState, pod: Pod, c: RuntimeContainer): number {
+  const hook = specOf(pod, c.name)?.lifecycle?.preStop;
+  if (!hook) return 0;
+  if (hook.sleep && kl.gen === 'current') return Math.max(0, hook.sleep.seconds) * 1000;
+  return c.attempt.preStopMs ?? 0;
+}
+
 /** killContainer (kuberuntime_container.go): run the preStop hook if the spec has one and there is
- *  grace for it (it takes the attempt's `preStop` time, cut off at the grace; the container runs
- *  on meanwhile), then StopContainer with what is left (graceAfterPreStop). Without a hook (or one
+ *  grace for it (it takes its time, preStopHookMs, cut off at the grace; the container runs on
+ *  meanwhile), then StopContainer with what is left (graceAfterPreStop). Without a hook (or one
  *  that takes no time) the stop is sent at once. baseSeconds: the grace to start from (a probe's). */
 export function killContainer(kl: KubeletState, pod: Pod, c: RuntimeContainer, override: number | undefined, baseSeconds?: number): Deferred<void> {
-  const hookMs = specOf(pod, c.name)?.lifecycle?.preStop ? c.attempt.preStopMs ?? 0 : 0;
+  const hookMs = preStopHookMs(kl, pod, c);
   const budget = preStopBudgetSeconds(kl.gen, pod, override, baseSeconds);
   if (hookMs <= 0 || budget <= 0) return kl.runtime.stopContainer(c.id, graceAfterPreStop(kl.gen, pod, override, 0, baseSeconds), kl.group);
   const done = new Deferred<void>();
