@@ -38,6 +38,8 @@ const attempt = z.strictObject({
   startError: z.enum(['ErrImagePull', 'CreateContainerConfigError', 'CreateContainerError', 'StartError']).optional(),
   onTerm: z.int().min(0).max(255).optional(),
   preStop: duration.optional(),
+  postStart: duration.optional(),
+  postStartExit: z.int().min(0).max(255).optional(),
 });
 
 const xKss = z

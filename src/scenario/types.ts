@@ -88,6 +88,11 @@ export interface Attempt {
   onTerm?: number;
   /** Extension: how long the container's preStop hook (spec lifecycle.preStop) takes, ms. */
   preStopMs?: number;
+  /** Extension: how long its postStart hook takes, ms (the start waits for it). */
+  postStartMs?: number;
+  /** Extension: the postStart hook fails (non-zero: an exec hook's exit code, an httpGet hook's
+   *  refused connection); the kubelet kills the container, PostStartHookError. */
+  postStartExit?: number;
 }
 
 /** The start failures an attempt can name (kuberuntime_container.go startContainer's errors). */

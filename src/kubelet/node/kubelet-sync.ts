@@ -1,19 +1,19 @@
 // pkg/kubelet/kubelet.go: the sync functions the pod workers call — SyncPod, SyncTerminatingPod and
 // SyncTerminatedPod (current), syncPod (classic) — with the static pod's mirror upkeep and the hand-off
 // to the runtime manager's SyncPod (kuberuntime-manager.ts).
-import type { Proc } from '../../engine/index.js';
+import type { Proc, Yieldable } from '../../engine/index.js';
 import { isPodPhaseTerminal, isStaticPod, podKey, type Pod } from '../../model/pod.js';
 import { emitsNothing } from '../../model/trace.js';
 import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { criKillFailure, killContainer, killPod, runtimeSyncPod, syncError } from './kuberuntime-manager.js';
+import { criKillFailure, killContainer, killPod, runtimeSyncPod, syncError, type StartResult } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { CRI_UNAVAILABLE } from './kuberuntime-container.js';
 import { isMirrorPodOf } from './mirror.js';
 import { volumesMounted, waitForAttachAndMount } from './volume-manager.js';
 import { computePodActions, type PodActions } from './pod-actions.js';
-import type { PodStatusFunc, SyncOutcome, SyncPodResult, SyncPodType, UpdatePodOptions } from './pod-workers.js';
+import { isProc, type PodStatusFunc, type SyncOutcome, type SyncPodResult, type SyncPodType, type UpdatePodOptions } from './pod-workers.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** What SyncPod returns when it succeeded without reaching a terminal phase, and when it did. */
@@ -125,7 +125,8 @@ export function* syncAfterMount(kl: KubeletState, pod: Pod, mirrorPod: Pod | und
   const changes = computePodActions(pod, podStatus, kl.gen, kl.gates, kl.startupResult, kl.probeFailure);
   const failed = killFailure(kl, pod, changes) ?? (changes.killPod ? yield* killPod(kl, pod, undefined) : yield* killContainers(kl, pod, changes));
   if (failed !== undefined) return { isTerminal: false, err: failed };
-  return syncRuntimeEnd(kl, pod, podStatus, changes);
+  const end = syncRuntimeEnd(kl, pod, podStatus, changes);
+  return isProc(end) ? yield* end : end;
 }
 
 /** SyncPod's kills with containerd down: they fail and SyncPod returns (see criKillFailure). */
@@ -143,7 +144,8 @@ export function* syncRuntimeWaiting(kl: KubeletState, pod: Pod, mirrorPod: Pod |
   }
   const failed = killFailure(kl, pod, changes) ?? (changes.killPod ? yield* killPod(kl, pod, undefined) : yield* killContainers(kl, pod, changes));
   if (failed !== undefined) return { isTerminal: false, err: failed };
-  return syncRuntimeEnd(kl, pod, podStatus, changes);
+  const end = syncRuntimeEnd(kl, pod, podStatus, changes);
+  return isProc(end) ? yield* end : end;
 }
 
 /** SyncPod's step 3: kill the running containers that are not to keep (a failed liveness or
@@ -161,10 +163,25 @@ export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions)
   return undefined;
 }
 
-/** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result. */
-export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncPodResult {
+/** The runtime's SyncPod after its actions and the pod kill, the reason cache, the sync's result:
+ *  at once, unless a postStart hook makes a start wait (then the process that waits for it). */
+export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncOutcome<SyncPodResult> {
   if (changes.createSandbox && kl.runtime.criDown) return { isTerminal: false, err: sandboxFailure(pod) };
-  const results = runtimeSyncPod(kl, pod, podStatus, changes);
+  const it = runtimeSyncPod(kl, pod, podStatus, changes);
+  const first = it.next();
+  return first.done ? startsDone(kl, pod, first.value) : startsWaiting(kl, pod, it, first.value);
+}
+
+/** syncRuntimeEnd past a start that waits: the rest of the starts, then the sync's result. */
+function* startsWaiting(kl: KubeletState, pod: Pod, it: Proc<readonly StartResult[]>, pending: Yieldable): Proc<SyncPodResult> {
+  for (;;) {
+    const next = it.next(yield pending);
+    if (next.done) return startsDone(kl, pod, next.value);
+    pending = next.value;
+  }
+}
+
+function startsDone(kl: KubeletState, pod: Pod, results: readonly StartResult[]): SyncPodResult {
   updateReasonCache(kl, pod.metadata?.uid ?? '', results);
   const err = syncError(kl, results);
   return err === undefined ? SYNC_OK : { isTerminal: false, err };

@@ -13,6 +13,7 @@ import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
 import { CRI_UNAVAILABLE, startContainerChecked } from './kuberuntime-container.js';
 import { aggregateError } from './runtime-state.js';
+import { ErrPostStartHook, hookMs, postStartFailure } from './lifecycle-handlers.js';
 import type { RuntimePodStatus } from './types.js';
 
 /** A container start's result (kubecontainer.SyncResult of StartContainer): a failure has the
@@ -27,9 +28,10 @@ export function withResult(results: readonly StartResult[], r: StartResult): rea
   return results.length === 0 ? [r] : [...results, r];
 }
 
-/** SyncResult.Error() of a failed start, as the sync's error lists it. */
+/** SyncResult.Error() of a failed start, as the sync's error lists it: `failed to %q for %q with
+ *  %v: %q` (Go's %q of the target and the message: JSON.stringify's quoting, for these texts). */
 export function startFailureText(name: string, error: string, message: string | undefined): string {
-  return `failed to "StartContainer" for "${name}" with ${error}: "${message ?? ''}"`;
+  return `failed to "StartContainer" for ${JSON.stringify(name)} with ${error}: ${JSON.stringify(message ?? '')}`;
 }
 
 /** The CrashLoopBackOff start result of a frozen container spec, with what its message is made of
@@ -55,10 +57,11 @@ function crashLoopBackOffResult(backoffMs: number, container: Container, pod: Po
   return result;
 }
 
-/** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's, the
- *  only step that waits): create the sandbox, start the next init container(s), start the
- *  containers — each start subject to the restart back-off. */
-export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): readonly StartResult[] {
+/** kubeGenericRuntimeManager.SyncPod after computePodActions and the pod kill (the caller's): create
+ *  the sandbox, start the next init container(s), start the containers — each start subject to the
+ *  restart back-off, and each container with a postStart hook waited for (startContainer's step 4:
+ *  the next start comes after it). A generator that yields only for a hook: the caller drives it. */
+export function* runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): Proc<readonly StartResult[]> {
   let results = NO_RESULTS;
   if (changes.killPod && !changes.createSandbox) return results;
   if (changes.createSandbox) {
@@ -68,23 +71,48 @@ export function runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePod
   // Step 5: start ephemeral containers (before the init containers)
   const eph = pod.spec?.ephemeralContainers ?? [];
   for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) {
-    results = withResult(results, startWithBackOff(kl, pod, eph[changes.ephemeralContainersToStart[i]] as Container, podStatus));
+    const c = eph[changes.ephemeralContainersToStart[i]] as Container;
+    const r = startWithBackOff(kl, pod, c, podStatus);
+    results = withResult(results, r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r);
   }
   const inits = pod.spec?.initContainers ?? [];
   if (changes.nextInitContainerToStart !== undefined) {
-    const r = startWithBackOff(kl, pod, changes.nextInitContainerToStart, podStatus);
+    const c = changes.nextInitContainerToStart;
+    let r = startWithBackOff(kl, pod, c, podStatus);
+    if (r.error === undefined && c.lifecycle?.postStart) r = yield* postStartHook(kl, pod, c);
     results = withResult(results, r);
     if (r.error !== undefined) return results;
   }
   for (let i = 0; i < changes.initContainersToStart.length; i++) {
     const c = inits[changes.initContainersToStart[i]];
-    const r = startWithBackOff(kl, pod, c, podStatus);
+    let r = startWithBackOff(kl, pod, c, podStatus);
+    if (r.error === undefined && c.lifecycle?.postStart) r = yield* postStartHook(kl, pod, c);
     results = withResult(results, r);
     if (r.error !== undefined && !isRestartableInitContainer(c, kl.gen, kl.gates)) return results;
   }
   const containers = pod.spec?.containers ?? [];
-  for (let i = 0; i < changes.containersToStart.length; i++) results = withResult(results, startWithBackOff(kl, pod, containers[changes.containersToStart[i]], podStatus));
+  for (let i = 0; i < changes.containersToStart.length; i++) {
+    const c = containers[changes.containersToStart[i]];
+    const r = startWithBackOff(kl, pod, c, podStatus);
+    results = withResult(results, r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r);
+  }
   return results;
+}
+
+/** startContainer's step 4: run the postStart hook of the instance just started and wait for it; a
+ *  hook that fails kills the container (killContainer, reason FailedPostStartHook: the pod's grace,
+ *  its preStop hook first) and the start fails with ErrPostStartHook and the hook's message. (The
+ *  FailedPostStartHook Warning event is not recorded: the recorder models the start's events only.) */
+function* postStartHook(kl: KubeletState, pod: Pod, c: Container): Proc<StartResult> {
+  const inst = kl.runtime.latestContainer(pod.metadata?.uid ?? '', c.name)!;
+  const hook = c.lifecycle!.postStart!;
+  const ms = hookMs(kl.gen, hook, inst.attempt.postStartMs);
+  if (ms > 0) yield ms;
+  const msg = postStartFailure(kl.gen, pod, c, hook, inst.attempt, kl.runtime.getPodStatus(inst.podUID).sandbox?.ip ?? '');
+  if (msg === undefined) return { name: c.name };
+  kl.log('error', 'Failed to execute PostStartHook', inst.podKey, { container: c.name, containerID: inst.id });
+  if (inst.running) yield* killContainer(kl, pod, inst, undefined).wait();
+  return { name: c.name, error: ErrPostStartHook, message: msg };
 }
 
 /** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
@@ -222,9 +250,7 @@ function specOf(pod: Pod, name: string): Container | undefined {
  *  any other action (exec, httpGet) the attempt's `preStop` time. */
 function preStopHookMs(kl: KubeletState, pod: Pod, c: RuntimeContainer): number {
   const hook = specOf(pod, c.name)?.lifecycle?.preStop;
-  if (!hook) return 0;
-  if (hook.sleep && kl.gen === 'current') return Math.max(0, hook.sleep.seconds) * 1000;
-  return c.attempt.preStopMs ?? 0;
+  return hook ? hookMs(kl.gen, hook, c.attempt.preStopMs) : 0;
 }
 
 /** killContainer (kuberuntime_container.go): run the preStop hook if the spec has one and there is
