@@ -202,9 +202,8 @@ export function convertToAPIContainerStatuses(
     if (!pod.metadata?.deletionTimestamp) status.restartCount = (status.restartCount ?? 0) + 1;
   }
 
-  // The runtime's instances, newest first: the first is the state, the second the last state. (Per
-  // entry, its first two instances; converted entry by entry, which is the same: each conversion
-  // reads only its instance and the entry's previous status.)
+  // The runtime's instances, newest first: the first is the state, the second the last state (per
+  // entry, converted entry by entry: each conversion reads only its instance and the entry's old status).
   for (let j = 0; j < n; j++) {
     if (slotOf(containers, j) !== j) continue;
     const name = containers[j].name;
@@ -334,7 +333,7 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   if (containerStatuses.length > 0) s.containerStatuses = containerStatuses;
   if (ephemeralContainerStatuses.length > 0) s.ephemeralContainerStatuses = ephemeralContainerStatuses;
   s.qosClass = podQOS(pod);
-  setIPs(s, podStatus, oldPodStatus, gen);
+  setIPs(s, podStatus, oldPodStatus, gen, pod.spec?.hostNetwork === true);
 
   ctx.prober?.updatePodStatus(pod, s, oldPodStatus);
 
@@ -365,12 +364,13 @@ export function generateAPIPodStatus(pod: Pod, podStatus: RuntimePodStatus, podI
   return s;
 }
 
-/** The pod's IPs (convertStatusToAPIStatus: the ready sandbox's, else the previous status's) and
- *  the node's (generateAPIPodStatus getHostIPsAnyWay; hostIPs from v1.29, GA v1.30: current). */
-function setIPs(s: PodStatus, podStatus: RuntimePodStatus, old: PodStatus, gen: Generation): void {
+/** The pod's IPs (convertStatusToAPIStatus: the ready sandbox's, else the previous status's; a
+ *  hostNetwork pod's sandbox has none: the node's, from its first status on, in every generation)
+ *  and the node's (generateAPIPodStatus getHostIPsAnyWay; hostIPs from v1.29, GA v1.30: current). */
+function setIPs(s: PodStatus, podStatus: RuntimePodStatus, old: PodStatus, gen: Generation, hostNetwork = false): void {
   s.hostIP = NODE_IP;
   if (gen === 'current') s.hostIPs = [{ ip: NODE_IP }];
-  const ip = podStatus.sandbox?.ready ? podStatus.sandbox.ip : old.podIP;
+  const ip = (podStatus.sandbox?.ready ? podStatus.sandbox.ip : old.podIP) || (hostNetwork ? NODE_IP : '');
   if (ip) {
     s.podIP = ip;
     s.podIPs = [{ ip }];

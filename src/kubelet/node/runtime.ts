@@ -104,10 +104,12 @@ export class Runtime {
 
   // ---- CRI -----------------------------------------------------------------------------------
 
-  /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). */
+  /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). A hostNetwork
+   *  sandbox gets no IP (containerd calls no CNI plugin for it: its status reports ""). */
   runPodSandbox(pod: Pod): void {
     const p = this.podEntry(pod);
-    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip: podIPOf(this.sandboxesCreated++) };
+    const ip = pod.spec?.hostNetwork === true ? '' : podIPOf(this.sandboxesCreated++);
+    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip };
     p.sandboxes++;
     this.touch(p.uid);
   }

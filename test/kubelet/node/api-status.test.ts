@@ -222,3 +222,17 @@ describe('status.volumeMounts (RecursiveReadOnlyMounts, v1.30+: current)', () =>
     expect(volumeMountStatuses({ name: 'c' })).toBeUndefined();
   });
 });
+
+describe('a hostNetwork pod\'s IPs', () => {
+  it('are the node\'s from the first status on (its sandbox has none), in every generation', () => {
+    for (const gen of ['classic', 'current'] as const) {
+      const host = pod({ hostNetwork: true });
+      const first = generateAPIPodStatus(host, rt([]), false, ctx(gen));
+      expect([first.podIP, first.podIPs]).toEqual(['192.168.0.10', [{ ip: '192.168.0.10' }]]);
+      const sandboxUp = { ...rt([rc('main', 'a', 'running')]), sandbox: { id: 'sb', attempt: 0, ready: true, ip: '' } };
+      expect(generateAPIPodStatus(host, sandboxUp, false, ctx(gen)).podIP).toBe('192.168.0.10');
+      // (a pod network pod has no IP before its sandbox)
+      expect(generateAPIPodStatus(pod(), rt([]), false, ctx(gen)).podIP).toBeUndefined();
+    }
+  });
+});
