@@ -227,7 +227,7 @@ export const PROPOSED_FIXES = [
     generations: ['transitional', 'current'],
     bugs: ['BZ-26'],
     summary: 'ShouldPodContentBeRemoved says an evicted pod\'s content may go only once its worker has finished (IsEvicted && IsFinished), so the container deletor keeps the dead containers SyncTerminatingPod still has to read',
-    where: 'kubelet/node kubelet (shouldPodContentBeRemoved: cleanUpContainersInPod)',
+    where: 'kubelet/node pod-workers-current (ShouldPodContentBeRemoved: the container deletor and the container GC ask it)',
     note: 'the one line of #123782 quoted in its review thread (smarterclayton doubted that delaying all content is right); HandlePodReconcile\'s removal of an evicted pod\'s dead containers, which waits for the API status to say Evicted, is left as it is',
   },
 ] as const satisfies readonly ProposedFixInfo[];

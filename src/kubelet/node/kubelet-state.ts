@@ -258,7 +258,7 @@ export class KubeletState {
       backOffPeriodMs: this.tuning.backOffPeriodMs,
       jitter: (ms: number, f: number) => (this.tuning.workerJitter ? ms + Math.floor(jitterRng.float() * f * ms) : ms),
     };
-    this.workersCurrent = this.gen !== 'classic' ? new PodWorkersCurrent({ ...workerOpts, v123: this.gen === 'transitional', noUIDReuseRestart: this.config.revertFixes?.includes('noUIDReuseRestart'), noOrphanTerminationRetry: this.config.revertFixes?.includes('noOrphanTerminationRetry') }) : null;
+    this.workersCurrent = this.gen !== 'classic' ? new PodWorkersCurrent({ ...workerOpts, v123: this.gen === 'transitional', noUIDReuseRestart: this.config.revertFixes?.includes('noUIDReuseRestart'), noOrphanTerminationRetry: this.config.revertFixes?.includes('noOrphanTerminationRetry'), keepEvictedContentUntilFinished: this.config.proposedFixes?.includes('keepEvictedContentUntilFinished') }) : null;
     this.workersClassic = this.gen === 'classic' ? new PodWorkersClassic(workerOpts) : null;
     const startMs = this.engine.nowMs;
     const nowMs = () => this.engine.nowMs;

@@ -30,7 +30,7 @@ export function start(kl: KubeletState): void {
   kl.spawn('pleg', plegLoop(kl, period));
   kl.spawn('sync-ticker', syncTickerLoop(kl));
   kl.spawn('housekeeping', housekeepingLoop(kl));
-  if (kl.gen === 'classic') kl.spawn('container-gc', containerGCLoop(kl));
+  kl.spawn('container-gc', containerGCLoop(kl));
   if (kl.recorder !== null) kl.spawn('event-sink', kl.recorder.sink());
 }
 
@@ -128,8 +128,8 @@ export function* housekeepingLoop(kl: KubeletState): Proc<void> {
   }
 }
 
-/** StartGarbageCollection's container GC (classic: v1.18–v1.20 kubelet.go, wait.Until at start,
- *  then every ContainerGCPeriod). */
+/** StartGarbageCollection's container GC (kubelet.go, every generation: wait.Until at start, then
+ *  every ContainerGCPeriod, 1 min). */
 export function* containerGCLoop(kl: KubeletState): Proc<void> {
   for (;;) {
     if (kl.runtime.criDown) kl.log('error', 'Container garbage collection failed: rpc error: code = Unavailable desc = connection error');
@@ -325,21 +325,10 @@ export function cleanUpContainersInPod(kl: KubeletState, uid: UID, exitedContain
       removeAll = podIsEvicted(syncedPod.status) || (!!syncedPod.metadata?.deletionTimestamp && notRunning(apiPodStatus.containerStatuses));
     }
   } else {
-    removeAll = shouldPodContentBeRemoved(kl, uid);
+    removeAll = kl.workersCurrent!.shouldPodContentBeRemoved(uid);
   }
   if (removeAll) deleteContainersInPod(kl, podStatus);
   else deleteOldContainersInPod(kl, exitedContainerID, podStatus);
-}
-
-/** podWorkers.ShouldPodContentBeRemoved (v1.22+): an evicted pod (a kill with Evict asked for its
- *  termination, whether or not it has finished), or a deleted and terminated one; a pod the
- *  workers never saw has no content once they synced (podsSynced). */
-export function shouldPodContentBeRemoved(kl: KubeletState, uid: UID): boolean {
-  const st = kl.workersCurrent!.status(uid);
-  if (st === undefined) return !kl.workersCurrent!.couldHaveRunningContainers(uid);
-  // proposed #123782 (keepEvictedContentUntilFinished): status.IsEvicted() && status.IsFinished()
-  const evicted = st.evicted && (!kl.config.proposedFixes?.includes('keepEvictedContentUntilFinished') || st.isFinished());
-  return evicted || (st.deleted && st.isTerminated());
 }
 
 /** A timeline `ready` / `started` / `live` step: the running container's probe answers `value`

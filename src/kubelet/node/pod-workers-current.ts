@@ -266,6 +266,17 @@ export class PodWorkersCurrent {
 
   /** CouldHaveRunningContainers: the worker has not reached terminated; unknown UIDs could until the
    *  kubelet finished its initial sync. */
+  /** ShouldPodContentBeRemoved (v1.22+): an evicted pod (a kill with Evict asked for its
+   *  termination, whether or not it has finished), or a deleted and terminated one; a pod the
+   *  workers never saw has no content once they synced (podsSynced). */
+  shouldPodContentBeRemoved(uid: UID): boolean {
+    const st = this.statuses.get(uid);
+    if (st === undefined) return this.podsSynced;
+    // proposed #123782 (keepEvictedContentUntilFinished): status.IsEvicted() && status.IsFinished()
+    const evicted = st.evicted && (!this.o.keepEvictedContentUntilFinished || st.isFinished());
+    return evicted || (st.deleted && st.isTerminated());
+  }
+
   couldHaveRunningContainers(uid: UID): boolean {
     const s = this.statuses.get(uid);
     if (s !== undefined) return !s.isTerminated();

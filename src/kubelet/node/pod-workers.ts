@@ -101,6 +101,8 @@ export interface PodWorkersOptions {
   noUIDReuseRestart?: boolean;
   /** revert #113145 (housekeeping drives an orphaned worker to termination): noOrphanTerminationRetry. */
   noOrphanTerminationRetry?: boolean;
+  /** proposed #123782 (an evicted pod's content goes once its worker finished): keepEvictedContentUntilFinished. */
+  keepEvictedContentUntilFinished?: boolean;
 }
 
 /** workerResyncIntervalJitterFactor, workerBackOffPeriodJitterFactor */

@@ -125,3 +125,14 @@ describe('the dead containers of an evicted pod (HandlePodReconcile, ShouldPodCo
     expect(app.map((e) => e.exitCode)).toEqual([143]);
   });
 });
+
+describe('the container GC of the v1.22+ pod workers (ShouldPodContentBeRemoved, every minute)', () => {
+  it.each(['transitional', 'current'] as const)('%s: a finished Job pod deleted later loses its dead container at the next pass; a crash loop\'s stay', (g) => {
+    const r = run(`  until: 130s\n  kubelet: { statusManager: ${g} }\n  pods:\n    - metadata: { name: job }\n      spec: { restartPolicy: Never, containers: [{ name: main, image: busybox }] }\n      x-kss: { containers: { main: [{ run: 5s, exit: 0 }] } }\n    - metadata: { name: crash }\n      spec: { containers: [{ name: main, image: busybox }] }\n      x-kss: { containers: { main: [{ run: 5s, exit: 1 }] } }\n  timeline:\n    - { at: 70s, delete: { pod: job } }\n`);
+    const removals = r.trace.filter((e) => e.type === 'runtime.remove');
+    // (its ContainerDied came long before the deletion: the deletor kept it; the GC's pass at 120 s takes it)
+    expect(removals.filter((e) => e.pod === 'default/job').map((e) => e.t)).toEqual([120_000]);
+    // (the crash-looping pod's dead instances go by the deletor, one kept; never by the GC)
+    expect(removals.filter((e) => e.pod === 'default/crash' && e.t % 60_000 === 0)).toEqual([]);
+  });
+});
