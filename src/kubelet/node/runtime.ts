@@ -104,12 +104,10 @@ export class Runtime {
 
   // ---- CRI -----------------------------------------------------------------------------------
 
-  /** RunPodSandbox: a fresh, ready sandbox (the previous one, if any, is replaced). A hostNetwork
-   *  sandbox gets no IP (containerd calls no CNI plugin for it: its status reports ""). */
+  /** RunPodSandbox: a fresh, ready sandbox, replacing any previous one (a hostNetwork one has no IP: no CNI call). */
   runPodSandbox(pod: Pod): void {
     const p = this.podEntry(pod);
-    const ip = pod.spec?.hostNetwork === true ? '' : podIPOf(this.sandboxesCreated++);
-    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip };
+    p.sandbox = { id: this.newID(), attempt: p.sandboxes, ready: true, ip: pod.spec?.hostNetwork === true ? '' : podIPOf(this.sandboxesCreated++) };
     p.sandboxes++;
     this.touch(p.uid);
   }
