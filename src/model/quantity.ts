@@ -136,3 +136,12 @@ export function parseQuantityValue(v: unknown): Quantity | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return parseQuantity(String(v));
   return undefined;
 }
+
+/** Quantity.ScaledValue(scale): the value in units of 10^scale, rounded up (MilliValue: scale -3;
+ *  Value: 0), as a number (the resources kss sums stay far below 2^53). */
+export function scaledValue(q: Quantity, scale: number): number {
+  const shift = q.exp10 - scale;
+  if (shift >= 0) return Number(q.mantissa * 10n ** BigInt(shift));
+  const d = 10n ** BigInt(-shift);
+  return Number(q.mantissa >= 0n ? (q.mantissa + d - 1n) / d : q.mantissa / d);
+}

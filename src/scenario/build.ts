@@ -119,6 +119,7 @@ function kubeletConfig(k: RawKubelet): KubeletConfig {
     revertFixes: [...new Set(k.revertFixes ?? [])],
     proposedFixes: [...new Set(k.proposedFixes ?? [])],
     ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
+    ...(k.allocatable ? { allocatable: k.allocatable } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   latencyVerbs, positiveDuration, range, Refusal, status, toLatency, value, VERBS, YEAR_1000, YEAR_9000,
 } from './schema-values.js';
 import { parseRfc3339 } from '../model/time.js';
+import { parseQuantityValue } from '../model/quantity.js';
 import { apiserver } from './schema-apiserver.js';
 import { nodeLifecycle, zoneGivenOnce } from './schema-cluster.js';
 import { NODE_OBJECT_ACTIONS } from './schema-node-actions.js';
@@ -20,6 +21,12 @@ export { atTimeMs, DEFAULT_LATENCY, MISSING, OPERATORS, show, VERBS } from './sc
 // ---- pods ----
 
 const quantities = z.record(z.string(), z.union([z.string(), z.number()]));
+/** A resource.Quantity ("2", "500m", "4Gi", or a number), not negative. */
+const quantity = value({ type: ['string', 'number'], description: 'a resource quantity: "2", "500m", "4Gi"' }, (v) => {
+  const q = parseQuantityValue(v);
+  if (q === undefined) return new Refusal('INVALID_VALUE', 'a quantity like "2", "500m" or "4Gi"');
+  return q.mantissa < 0n ? new Refusal('INVALID_VALUE', 'a quantity that is not negative') : (v as string | number);
+});
 const container = z.looseObject({
   name: dnsLabel,
   restartPolicy: z.enum(['Always']).optional(),
@@ -328,6 +335,8 @@ const kubelet = z.strictObject({
   proposedFixes: z.array(z.enum(PROPOSED_FIX_NAMES)).nullish(),
   /** The bounded-staleness invariant's base bound (it adds the client's QPS share). */
   stalenessBound: positiveDuration.optional(),
+  /** node.status.allocatable for the predicate admit handler (absent: no limit). */
+  allocatable: z.strictObject({ cpu: quantity.optional(), memory: quantity.optional(), 'ephemeral-storage': quantity.optional(), pods: z.int().min(0).optional() }).optional(),
 });
 
 /** Any RFC 3339 instant from year 1000 to 8999: with runs and `@` offsets of up to 100 years, every

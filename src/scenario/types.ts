@@ -65,6 +65,16 @@ export interface KubeletConfig {
   proposedFixes: ProposedFixName[];
   /** Extension: the bounded-staleness invariant's base bound (absent: that invariant judges nothing). */
   stalenessBoundMs?: number;
+  /** The node's allocatable resources the predicate admit handler checks (absent: no limit). */
+  allocatable?: Allocatable;
+}
+
+/** node.status.allocatable as `spec.kubelet.allocatable` gives it (quantities as written). */
+export interface Allocatable {
+  cpu?: string | number;
+  memory?: string | number;
+  'ephemeral-storage'?: string | number;
+  pods?: number;
 }
 
 /** One container attempt of `x-kss.containers`. The last entry repeats. */

@@ -103,7 +103,10 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
   if (h.scenario.nodeLifecycle) incarnation.heartbeats = startHeartbeats(h, h.scenario.nodeLifecycle, group, incarnation.node);
   if (incarnation.node) {
     incarnation.node.start();
-    for (const pod of podManager.getPods()) incarnation.node.podAdded(pod);
+    // HandlePodAdditions of the informer's first list: sorted by creation time (PodsByCreationTime;
+    // its ties keep the pod manager's UID order)
+    const created = (p: Pod) => p.metadata?.creationTimestamp ?? '';
+    for (const pod of podManager.getPods().sort((a, b) => (created(a) < created(b) ? -1 : created(a) > created(b) ? 1 : 0))) incarnation.node.podAdded(pod);
     for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) incarnation.node.addStaticPod(sp.pod);
   } else {
     for (const sp of h.scenario.staticPods) if (!h.removedStaticPods.has(sp.key)) podManager.addPod(sp.pod);

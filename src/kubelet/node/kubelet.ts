@@ -16,6 +16,7 @@ import { podsDifferSemantically } from './pod-config.js';
 import { deleteContainersInPod, deleteOldContainersInPod } from './pod-container-deletor.js';
 import { pastActiveDeadline } from './active-deadline.js';
 import { admit } from './nodeshutdown.js';
+import { admitPredicates } from './predicate-admit.js';
 import type { SyncPodType } from './pod-workers.js';
 import type { PodLifecycleEvent } from './pleg.js';
 import type { ProbeKind, ProbeResult } from './prober.js';
@@ -151,7 +152,7 @@ function podAddedNow(kl: KubeletState, pod: Pod): void {
   kl.lastConfig.set(pod.metadata?.uid ?? '', pod);
   if (isMirrorPod(pod)) return handleMirrorPod(kl, pod);
   // (only a pod no part of the kubelet asked to terminate goes through admission)
-  const refused = kl.workersCurrent?.status(pod.metadata?.uid ?? '')?.isTerminationRequested() ? undefined : admit(kl);
+  const refused = kl.workersCurrent?.status(pod.metadata?.uid ?? '')?.isTerminationRequested() ? undefined : (admitPredicates(kl, pod) ?? admit(kl));
   if (refused !== undefined) return rejectPod(kl, pod, refused.reason, refused.message);
   trackDeadline(kl, pod);
   dispatch(kl, pod, 'create');

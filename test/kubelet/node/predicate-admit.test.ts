@@ -1,0 +1,65 @@
+// The predicate admit handler's resource checks (predicate-admit.ts): resource.PodRequests and
+// fitsRequest's first failure, and `spec.kubelet.allocatable` in the loader.
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../src/index.js';
+import { admitByResources, podRequests } from '../../../src/kubelet/node/predicate-admit.js';
+import type { Pod } from '../../../src/model/pod.js';
+
+const c = (name: string, requests?: Record<string, string>, extra: object = {}) => ({ name, image: 'img', ...(requests ? { resources: { requests } } : {}), ...extra });
+const pod = (spec: object): Pod => ({ metadata: { name: 'p', namespace: 'default', uid: 'u' }, spec: { containers: [], ...spec } }) as Pod;
+
+describe('podRequests (resource.PodRequests)', () => {
+  it('sums the regular containers, takes the larger init container, adds the overhead; a limit stands in for a missing request', () => {
+    const p = pod({
+      initContainers: [c('init', { cpu: '2', memory: '64Mi' })],
+      containers: [c('a', { cpu: '500m' }), { name: 'b', image: 'img', resources: { limits: { cpu: '250m', memory: '1Gi' } } }],
+      overhead: { cpu: '100m' },
+    });
+    expect(podRequests(p, true)).toEqual({ milliCPU: 2100, memory: 1024 ** 3, ephemeralStorage: 0 });
+  });
+
+  it('a sidecar counts for the whole life of the pod and under every init container after it', () => {
+    const p = pod({
+      initContainers: [c('proxy', { cpu: '300m' }, { restartPolicy: 'Always' }), c('migrate', { cpu: '1' })],
+      containers: [c('app', { cpu: '500m' })],
+    });
+    expect(podRequests(p, true).milliCPU).toBe(1300); // max(app + proxy = 800, migrate + proxy = 1300)
+    expect(podRequests(p, false).milliCPU).toBe(1000); // (gate off: a plain init container)
+  });
+
+  it('rounds up to whole millicores and bytes (Quantity.MilliValue / Value)', () => {
+    expect(podRequests(pod({ containers: [c('a', { cpu: '0.0001', memory: '1.5' })] }), true)).toEqual({ milliCPU: 1, memory: 2, ephemeralStorage: 0 });
+  });
+});
+
+describe('admitByResources (fitsRequest)', () => {
+  const others = [pod({ containers: [c('x', { cpu: '1' })] })];
+  it('counts pods first, then cpu, memory, ephemeral-storage; the first failure is the answer', () => {
+    const big = pod({ containers: [c('a', { cpu: '4', memory: '8Gi' })] });
+    expect(admitByResources({ pods: 1, cpu: '2' }, big, others, true)).toEqual({ reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1" });
+    expect(admitByResources({ cpu: '2', memory: '4Gi' }, big, others, true)).toEqual({ reason: 'OutOfcpu', message: "Node didn't have enough resource: cpu, requested: 4000, used: 1000, capacity: 2000" });
+    expect(admitByResources({ memory: '4Gi' }, big, others, true)?.reason).toBe('OutOfmemory');
+    expect(admitByResources({ 'ephemeral-storage': '1Gi' }, pod({ containers: [c('a', { 'ephemeral-storage': '2Gi' })] }), [], true)?.reason).toBe('OutOfephemeral-storage');
+  });
+  it('a pod that requests nothing fits whatever the node has left (only the pod count can refuse it)', () => {
+    expect(admitByResources({ cpu: '1' }, pod({ containers: [c('a')] }), others, true)).toBeUndefined();
+    expect(admitByResources({ cpu: '2' }, pod({ containers: [c('a', { cpu: '1' })] }), others, true)).toBeUndefined();
+  });
+});
+
+describe('spec.kubelet.allocatable', () => {
+  const doc = (a: string) => `apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: x }\nspec:\n  kubelet: { allocatable: ${a} }\n`;
+  it('keeps the quantities as written; absent, the node has no limit', () => {
+    const r = loadScenario(doc('{ cpu: 500m, memory: 2Gi, pods: 10 }'));
+    expect(r.ok && r.scenario.kubelet.allocatable).toEqual({ cpu: '500m', memory: '2Gi', pods: 10 });
+    const none = loadScenario('apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: x }\n');
+    expect(none.ok && none.scenario.kubelet.allocatable).toBeUndefined();
+  });
+  it('refuses a quantity that does not parse, at its place', () => {
+    const r = loadScenario(doc('{ cpu: two }'), 'x.yaml');
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.issues[0]).toMatchObject({ path: 'spec.kubelet.allocatable.cpu', line: 5 });
+    expect(r.issues[0].message).toContain('a quantity like');
+  });
+});
