@@ -38,8 +38,11 @@ function statuses(p: Pod): ContainerStatus[] {
 export class ContainerExitKept extends Checker {
   /** The runtime's instances by "uid/container/attempt": their container IDs. */
   private readonly ids = new Map<string, string>();
-  /** The recorded exits by container ID. */
+  /** The recorded exits by container ID: only the newest instance's of each container counts (an
+   *  older one is never the instance a status shows running), so a start drops the one before. */
   private readonly exits = new Map<string, Exit>();
+  /** The newest instance's container ID by "uid/container". */
+  private readonly newest = new Map<string, string>();
   /** The instant of the last gcContainers step: a removal at that instant is the fault's. */
   private faultAtMs: number | undefined;
 
@@ -61,6 +64,10 @@ export class ContainerExitKept extends Checker {
       if (r.action === 'gcContainers') this.faultAtMs = r.t;
     } else if (r.type === 'runtime.start') {
       this.ids.set(key, r.containerID as string);
+      const container = `${r.uid}/${r.container}`;
+      const before = this.newest.get(container);
+      if (before !== undefined) this.exits.delete(before);
+      this.newest.set(container, r.containerID as string);
     } else if (r.type === 'runtime.exit') {
       const id = this.ids.get(key);
       if (id !== undefined) this.exits.set(id, { exitCode: r.exitCode as number, reason: (r.reason as string) ?? '', atMs: r.t });

@@ -200,23 +200,11 @@ export type RevertedFixes = ReadonlySet<FixName>;
 export const NO_REVERTED_FIXES: RevertedFixes = new Set<FixName>();
 
 /** A fix proposed upstream and not merged: applying it (`spec.kubelet.proposedFixes`) puts the
- *  proposal's change into the port, at one switch with a `// proposed #NNNN` comment there. */
-export interface ProposedFixInfo {
-  /** The name a scenario uses in `proposedFixes`. */
-  readonly name: string;
-  /** The upstream pull requests that proposed it (kubernetes/kubernetes). */
-  readonly prs: readonly number[];
-  /** What became of the proposal. */
+ *  proposal's change into the port, at one switch with a `// proposed #NNNN` comment there. Its
+ *  fields are a merged fix's, but that `prs` are the proposals, `summary` says what applying it
+ *  does, and `state` what became of it (there is no release). */
+export interface ProposedFixInfo extends Omit<FixInfo, 'release'> {
   readonly state: string;
-  /** The kss generations the switch acts in (elsewhere it changes nothing). */
-  readonly generations: readonly FixGeneration[];
-  /** The bug-zoo entries it closes. */
-  readonly bugs: readonly string[];
-  /** What applying it does, in one line. */
-  readonly summary: string;
-  /** Where the switch sits in the port. */
-  readonly where: string;
-  readonly note?: string;
 }
 
 export const PROPOSED_FIXES = [
