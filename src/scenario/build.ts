@@ -127,16 +127,15 @@ function kubeletConfig(k: RawKubelet): KubeletConfig {
  *  field) and the node's name. */
 function nodeSpecs(spec: NonNullable<RawScenario['spec']>, posOf: BuildInput['posOf']): NodeSpec[] | undefined {
   if (!spec.nodes) return undefined;
-  return spec.nodes.map((n, i) => ({
-    name: n.name,
-    kubelet: kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name }),
-    labels: {
+  return spec.nodes.map((n, i) => {
+    const labels = {
       ...n.labels,
       ...(n.zone !== undefined ? { [LABEL_TOPOLOGY_ZONE]: n.zone } : {}),
       ...(n.region !== undefined ? { [LABEL_TOPOLOGY_REGION]: n.region } : {}),
-    },
-    pos: posOf(['spec', 'nodes', i]),
-  }));
+    };
+    const kubelet = kubeletConfig({ ...spec.kubelet, ...compact(n.kubelet ?? {}), nodeName: n.name });
+    return { name: n.name, kubelet: Object.keys(labels).length > 0 ? { ...kubelet, nodeLabels: labels } : kubelet, labels, pos: posOf(['spec', 'nodes', i]) };
+  });
 }
 
 export function buildScenario({ raw, file, sha256, posOf }: BuildInput): Scenario {

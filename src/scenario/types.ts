@@ -67,6 +67,9 @@ export interface KubeletConfig {
   stalenessBoundMs?: number;
   /** The node's allocatable resources the predicate admit handler checks (absent: no limit). */
   allocatable?: Allocatable;
+  /** The node's labels from spec.nodes[].labels (the predicate admit handler's node affinity;
+   *  the kubelet's own hostname, os and arch labels are added under them). */
+  nodeLabels?: Record<string, string>;
 }
 
 /** node.status.allocatable as `spec.kubelet.allocatable` gives it (quantities as written). */

@@ -4,15 +4,16 @@
 // maxPods is 110): a pod handed to the kubelet that does not fit beside the active pods is rejected,
 // reason OutOf<resource> and "Node didn't have enough resource: <r>, requested: <n>, used: <n>,
 // capacity: <n>" (cpu in millicores, memory and ephemeral-storage in bytes); the first failure
-// counts, pods first. Not modelled: the other predicates (node affinity and selector, host ports,
-// NoExecute taints, the OS label), extended resources, the critical pod admission handler's
-// preemption of other pods.
+// counts, pods first; then the node affinity (node-affinity.ts). Not modelled: the other
+// predicates (host ports, NoExecute taints, the OS label and field), extended resources, the
+// critical pod admission handler's preemption of other pods.
 import { isMirrorPod, isPodPhaseTerminal, type Container, type Pod, type UID } from '../../model/pod.js';
 import { parseQuantityValue, scaledValue } from '../../model/quantity.js';
 import type { Allocatable } from '../../scenario/types.js';
 import { gateEnabled } from '../status/types.js';
 import { notRunning } from './api-status.js';
 import type { KubeletState } from './kubelet-state.js';
+import { nodeLabelsOf, requiredNodeAffinityMatches } from './node-affinity.js';
 
 /** The requests a pod counts for, as the scheduler sums them. */
 export interface PodRequests {
@@ -113,10 +114,16 @@ export function activePods(kl: KubeletState, uid: UID): Pod[] {
   return out;
 }
 
-/** The predicate admit handler (resources only) for a pod handed to the kubelet, when the node has
- *  allocatable resources to check. */
+/** The predicate admit handler for a pod handed to the kubelet: its resources against the node's
+ *  allocatable ones (when the scenario gives them), then its nodeSelector and required node
+ *  affinity against the node's labels (scheduler.AdmissionCheck's order; the first failure is the
+ *  answer): reason NodeAffinity, "Predicate NodeAffinity failed: node(s) didn't match Pod's node
+ *  affinity/selector" (before v1.27 the predicate's name only). */
 export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; message: string } | undefined {
   const a = kl.config.allocatable;
-  if (a === undefined) return undefined;
-  return admitByResources(a, pod, activePods(kl, pod.metadata?.uid ?? ''), gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
+  const resources = a === undefined ? undefined : admitByResources(a, pod, activePods(kl, pod.metadata?.uid ?? ''), gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
+  if (resources !== undefined) return resources;
+  const name = kl.config.nodeName;
+  if (requiredNodeAffinityMatches(pod, nodeLabelsOf(name, kl.config.nodeLabels), name)) return undefined;
+  return { reason: 'NodeAffinity', message: kl.gen === 'current' ? "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" : 'Predicate NodeAffinity failed' };
 }

@@ -63,3 +63,29 @@ describe('spec.kubelet.allocatable', () => {
     expect(r.issues[0].message).toContain('a quantity like');
   });
 });
+
+describe('requiredNodeAffinityMatches (component-helpers nodeaffinity)', async () => {
+  const { nodeLabelsOf, requiredNodeAffinityMatches } = await import('../../../src/kubelet/node/node-affinity.js');
+  const labels = nodeLabelsOf('node-a', { tier: '3', disktype: 'ssd' });
+  const term = (...matchExpressions: object[]) => pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions }] } } } });
+  it('the kubelet\'s own labels are under the given ones; nodeSelector needs every pair', () => {
+    expect(labels['kubernetes.io/hostname']).toBe('node-a');
+    expect(requiredNodeAffinityMatches(pod({ nodeSelector: { disktype: 'ssd', 'kubernetes.io/os': 'linux' } }), labels, 'node-a')).toBe(true);
+    expect(requiredNodeAffinityMatches(pod({ nodeSelector: { disktype: 'hdd' } }), labels, 'node-a')).toBe(false);
+  });
+  it('the operators, and Gt / Lt as integers', () => {
+    const m = (...e: object[]) => requiredNodeAffinityMatches(term(...e), labels, 'node-a');
+    expect(m({ key: 'disktype', operator: 'In', values: ['ssd', 'nvme'] })).toBe(true);
+    expect(m({ key: 'gpu', operator: 'NotIn', values: ['a100'] })).toBe(true);
+    expect(m({ key: 'gpu', operator: 'Exists' })).toBe(false);
+    expect(m({ key: 'gpu', operator: 'DoesNotExist' })).toBe(true);
+    expect(m({ key: 'tier', operator: 'Gt', values: ['2'] })).toBe(true);
+    expect(m({ key: 'tier', operator: 'Lt', values: ['2'] })).toBe(false);
+    expect(m({ key: 'disktype', operator: 'Gt', values: ['2'] })).toBe(false);
+  });
+  it('the terms are ORed; an empty term matches nothing; matchFields knows metadata.name', () => {
+    const terms = (...nodeSelectorTerms: object[]) => pod({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } } });
+    expect(requiredNodeAffinityMatches(terms({ matchExpressions: [{ key: 'gpu', operator: 'Exists' }] }, { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-a'] }] }), labels, 'node-a')).toBe(true);
+    expect(requiredNodeAffinityMatches(terms({}), labels, 'node-a')).toBe(false);
+  });
+});
