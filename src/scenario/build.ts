@@ -120,6 +120,7 @@ function kubeletConfig(k: RawKubelet): KubeletConfig {
     proposedFixes: [...new Set(k.proposedFixes ?? [])],
     ...(k.stalenessBound !== undefined ? { stalenessBoundMs: k.stalenessBound } : {}),
     ...(k.allocatable ? { allocatable: k.allocatable } : {}),
+    ...(k.serializeImagePulls !== undefined ? { serializeImagePulls: k.serializeImagePulls } : {}),
   };
 }
 
@@ -288,7 +289,7 @@ function attempts(spec: PodSpec, listed: Record<string, RawAttempt[]>): Record<s
   for (const c of all) {
     const given = listed[c.name];
     out[c.name] = given
-      ? given.map((a) => compact({ runMs: a.run, exit: a.exit ?? 0, term: a.term ?? 0, reason: a.reason, message: a.message, ready: a.ready, started: a.started, live: a.live, startError: a.startError, onTerm: a.onTerm, preStopMs: a.preStop, postStartMs: a.postStart, postStartExit: a.postStartExit }))
+      ? given.map((a) => compact({ runMs: a.run, exit: a.exit ?? 0, term: a.term ?? 0, reason: a.reason, message: a.message, ready: a.ready, started: a.started, live: a.live, startError: a.startError, onTerm: a.onTerm, preStopMs: a.preStop, postStartMs: a.postStart, postStartExit: a.postStartExit, pullMs: a.pull }))
       : [{ runMs: c.runsToEnd ? 0 : 'forever', exit: 0, term: 0 }];
   }
   return out;

@@ -47,6 +47,7 @@ const attempt = z.strictObject({
   preStop: duration.optional(),
   postStart: duration.optional(),
   postStartExit: z.int().min(0).max(255).optional(),
+  pull: duration.optional(),
 });
 
 const xKss = z
@@ -335,6 +336,8 @@ const kubelet = z.strictObject({
   proposedFixes: z.array(z.enum(PROPOSED_FIX_NAMES)).nullish(),
   /** The bounded-staleness invariant's base bound (it adds the client's QPS share). */
   stalenessBound: positiveDuration.optional(),
+  /** --serialize-image-pulls: one image pull at a time (default true). */
+  serializeImagePulls: z.boolean().optional(),
   /** node.status.allocatable for the predicate admit handler (absent: no limit). */
   allocatable: z.strictObject({ cpu: quantity.optional(), memory: quantity.optional(), 'ephemeral-storage': quantity.optional(), pods: z.int().min(0).optional() }).optional(),
 });

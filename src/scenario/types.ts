@@ -67,6 +67,8 @@ export interface KubeletConfig {
   stalenessBoundMs?: number;
   /** The node's allocatable resources the predicate admit handler checks (absent: no limit). */
   allocatable?: Allocatable;
+  /** --serialize-image-pulls (default true: one pull at a time). */
+  serializeImagePulls?: boolean;
   /** The node's labels from spec.nodes[].labels (the predicate admit handler's node affinity;
    *  the kubelet's own hostname, os and arch labels are added under them). */
   nodeLabels?: Record<string, string>;
@@ -103,6 +105,8 @@ export interface Attempt {
   preStopMs?: number;
   /** Extension: how long its postStart hook takes, ms (the start waits for it). */
   postStartMs?: number;
+  /** Extension: how long the image pull before this attempt takes, ms (when the pull policy pulls). */
+  pullMs?: number;
   /** Extension: the postStart hook fails (non-zero: an exec hook's exit code, an httpGet hook's
    *  refused connection); the kubelet kills the container, PostStartHookError. */
   postStartExit?: number;

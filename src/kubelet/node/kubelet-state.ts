@@ -3,6 +3,7 @@
 // (kubelet_pods.go), kuberuntime-manager.ts, kuberuntime-gc.ts, pod-container-deletor.ts,
 // reason-cache.ts — each taking it as `kl`, as upstream's methods take `kl *Kubelet`. The bottom of the
 // node's modules: it imports none of them.
+import { ImagePuller } from './image-puller.js';
 import { EventRecorder } from './events.js';
 import type { Engine, Proc, Process, Rng, Timer } from '../../engine/index.js';
 import type { KubeClient } from '../../model/client.js';
@@ -107,6 +108,8 @@ export class KubeletState {
   readonly backoff: Backoff;
   /** The image pull back-off (image_manager.go: flowcontrol.NewBackOff(10 s, 5 min)). */
   readonly imageBackoff: Backoff;
+  /** The image puller (serial unless spec.kubelet.serializeImagePulls is false). */
+  readonly imagePuller: ImagePuller;
   readonly workQueue: BasicWorkQueue;
   /** Exactly one of these is set, by generation. */
   readonly workersCurrent: PodWorkersCurrent | null;
@@ -245,6 +248,7 @@ export class KubeletState {
     });
     this.backoff = new Backoff(this.engine);
     this.imageBackoff = new Backoff(this.engine);
+    this.imagePuller = new ImagePuller(this.config.serializeImagePulls !== false, { engine: this.engine, runtime: this.runtime, log: (level, msg, pod) => this.log(level, msg, pod) });
     this.workQueue = new BasicWorkQueue(this.engine);
     const jitterRng = this.rng.fork('jitter');
     const workerOpts = {

@@ -9,6 +9,7 @@ import type { Container, Pod } from '../../model/pod.js';
 import type { Attempt } from '../../scenario/types.js';
 import type { KubeletState } from './kubelet-state.js';
 import { DEFAULT_ATTEMPT } from './runtime.js';
+import { markPresent, shouldPull } from './image-puller.js';
 
 export const ErrImagePull = 'ErrImagePull';
 export const ErrImagePullBackOff = 'ImagePullBackOff';
@@ -43,7 +44,7 @@ export function nextAttempt(kl: KubeletState, pod: Pod, c: Container): Attempt {
 }
 
 /** The image reference the pull back-off is keyed by (per pod; v1.30+ applies the default tag). */
-function pullRef(kl: KubeletState, c: Container): string {
+export function pullRef(kl: KubeletState, c: Container): string {
   return kl.gen === 'current' ? applyDefaultImageTag(c.image ?? '') : c.image ?? '';
 }
 
@@ -76,6 +77,7 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
   }
   switch (attempt.startError) {
     case undefined:
+      markPresent(kl.runtime, image);
       kl.runtime.startContainer(pod, c, attempt);
       kl.recorder?.containerStarted(pod.metadata?.namespace ?? 'default', pod.metadata?.name ?? '', c.name);
       return undefined;
@@ -96,4 +98,15 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
       return { error: ErrRunContainer, message };
     }
   }
+}
+
+/** The timed pull the next start of `c` makes before it creates the container, if any: the
+ *  attempt's `pull` time, when the pull policy pulls and neither containerd being down nor the pull
+ *  back-off refuses the pull first (startContainerChecked then fails at once, as before). */
+export function timedPull(kl: KubeletState, pod: Pod, c: Container): { ref: string; ms: number } | undefined {
+  const ms = nextAttempt(kl, pod, c).pullMs ?? 0;
+  if (ms <= 0 || kl.runtime.criDown) return undefined;
+  const ref = pullRef(kl, c);
+  if (kl.imageBackoff.isInBackOffSinceUpdate(`${pod.metadata?.uid ?? ''}_${ref}`, kl.engine.nowMs)) return undefined;
+  return shouldPull(kl.runtime, c, ref) ? { ref, ms } : undefined;
 }

@@ -11,7 +11,7 @@ import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeri
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
-import { CRI_UNAVAILABLE, startContainerChecked } from './kuberuntime-container.js';
+import { CRI_UNAVAILABLE, startContainerChecked, timedPull } from './kuberuntime-container.js';
 import { aggregateError } from './runtime-state.js';
 import { ErrPostStartHook, hookMs, postStartFailure } from './lifecycle-handlers.js';
 import type { RuntimePodStatus } from './types.js';
@@ -70,32 +70,21 @@ export function* runtimeSyncPod(kl: KubeletState, pod: Pod, podStatus: RuntimePo
   }
   // Step 5: start ephemeral containers (before the init containers)
   const eph = pod.spec?.ephemeralContainers ?? [];
-  for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) {
-    const c = eph[changes.ephemeralContainersToStart[i]] as Container;
-    const r = startWithBackOff(kl, pod, c, podStatus);
-    results = withResult(results, r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r);
-  }
+  for (let i = 0; i < changes.ephemeralContainersToStart.length; i++) results = withResult(results, yield* startOne(kl, pod, eph[changes.ephemeralContainersToStart[i]] as Container, podStatus));
   const inits = pod.spec?.initContainers ?? [];
   if (changes.nextInitContainerToStart !== undefined) {
-    const c = changes.nextInitContainerToStart;
-    let r = startWithBackOff(kl, pod, c, podStatus);
-    if (r.error === undefined && c.lifecycle?.postStart) r = yield* postStartHook(kl, pod, c);
+    const r = yield* startOne(kl, pod, changes.nextInitContainerToStart, podStatus);
     results = withResult(results, r);
     if (r.error !== undefined) return results;
   }
   for (let i = 0; i < changes.initContainersToStart.length; i++) {
     const c = inits[changes.initContainersToStart[i]];
-    let r = startWithBackOff(kl, pod, c, podStatus);
-    if (r.error === undefined && c.lifecycle?.postStart) r = yield* postStartHook(kl, pod, c);
+    const r = yield* startOne(kl, pod, c, podStatus);
     results = withResult(results, r);
     if (r.error !== undefined && !isRestartableInitContainer(c, kl.gen, kl.gates)) return results;
   }
   const containers = pod.spec?.containers ?? [];
-  for (let i = 0; i < changes.containersToStart.length; i++) {
-    const c = containers[changes.containersToStart[i]];
-    const r = startWithBackOff(kl, pod, c, podStatus);
-    results = withResult(results, r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r);
-  }
+  for (let i = 0; i < changes.containersToStart.length; i++) results = withResult(results, yield* startOne(kl, pod, containers[changes.containersToStart[i]], podStatus));
   return results;
 }
 
@@ -116,14 +105,24 @@ function* postStartHook(kl: KubeletState, pod: Pod, c: Container): Proc<StartRes
 }
 
 /** One start of SyncPod: skipped with CrashLoopBackOff while the container is in back-off, else
- *  the container is started. Returns the start's result (an error: not started). */
-export function startWithBackOff(kl: KubeletState, pod: Pod, c: Container, podStatus: RuntimePodStatus): StartResult {
+ *  the image pulled when the attempt's pull takes time (behind the node's other pulls), the
+ *  container started, and its postStart hook run. Returns the start's result (an error: not
+ *  started, or killed by its hook). */
+function* startOne(kl: KubeletState, pod: Pod, c: Container, podStatus: RuntimePodStatus): Proc<StartResult> {
   const backoff = doBackOff(kl, pod, c, podStatus);
   if (backoff !== undefined) {
     if (emitsNothing(kl.tracer)) kl.tracer.skip!('runtime.backoff'); // (nothing reads it: counted, not built)
     else kl.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
     return backoff;
   }
+  const pull = timedPull(kl, pod, c);
+  if (pull !== undefined) yield* kl.imagePuller.pull(podKey(pod), pull.ref, pull.ms);
+  const r = startChecked(kl, pod, c);
+  return r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r;
+}
+
+/** startContainer through its creation and start (no hook): the result. */
+function startChecked(kl: KubeletState, pod: Pod, c: Container): StartResult {
   const failed = startContainerChecked(kl, pod, c);
   if (failed === undefined) return { name: c.name };
   kl.trace({ type: 'runtime.startFailed', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, reason: failed.error, message: failed.message });
