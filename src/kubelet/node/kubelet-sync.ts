@@ -7,7 +7,7 @@ import { emitsNothing } from '../../model/trace.js';
 import { killContainerTimeoutSeconds, probeKillGracePeriod } from './grace.js';
 import type { KubeletState } from './kubelet-state.js';
 import { generateAPIPodStatus } from './kubelet-pods.js';
-import { criKillFailure, killContainer, killPod, runtimeSyncPod, syncError, type StartResult } from './kuberuntime-manager.js';
+import { criKillFailure, killContainer, killPod, NO_RESULTS, runtimeSyncPod, syncError, type StartResult } from './kuberuntime-manager.js';
 import { updateReasonCache } from './reason-cache.js';
 import { CRI_UNAVAILABLE } from './kuberuntime-container.js';
 import { isMirrorPodOf } from './mirror.js';
@@ -167,6 +167,10 @@ export function* killContainers(kl: KubeletState, pod: Pod, changes: PodActions)
  *  at once, unless a postStart hook makes a start wait (then the process that waits for it). */
 export function syncRuntimeEnd(kl: KubeletState, pod: Pod, podStatus: RuntimePodStatus, changes: PodActions): SyncOutcome<SyncPodResult> {
   if (changes.createSandbox && kl.runtime.criDown) return { isTerminal: false, err: sandboxFailure(pod) };
+  // (most syncs start nothing: their result without the generator)
+  if (!changes.createSandbox && changes.nextInitContainerToStart === undefined && changes.initContainersToStart.length === 0 && changes.containersToStart.length === 0 && changes.ephemeralContainersToStart.length === 0) {
+    return startsDone(kl, pod, NO_RESULTS);
+  }
   const it = runtimeSyncPod(kl, pod, podStatus, changes);
   const first = it.next();
   return first.done ? startsDone(kl, pod, first.value) : startsWaiting(kl, pod, it, first.value);
