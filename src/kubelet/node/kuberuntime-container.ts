@@ -60,8 +60,7 @@ function ensureImageExists(kl: KubeletState, pod: Pod, c: Container, attempt: At
  *  10 s doubling to 5 min — lasts since its last failed pull), generate the config, create, start.
  *  Returns the failure, if the start fails (undefined: the container runs its attempt). A start
  *  refused by the back-off pulled nothing: its attempt is still to come. */
-export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container): StartFailureResult | undefined {
-  const attempt = nextAttempt(kl, pod, c);
+export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container, attempt: Attempt = nextAttempt(kl, pod, c)): StartFailureResult | undefined {
   const uid = pod.metadata?.uid ?? '';
   // EnsureImageExists asks the pull back-off before any pull (only a failed pull makes an entry)
   const image = pullRef(kl, c);
@@ -103,8 +102,8 @@ export function startContainerChecked(kl: KubeletState, pod: Pod, c: Container):
 /** The timed pull the next start of `c` makes before it creates the container, if any: the
  *  attempt's `pull` time, when the pull policy pulls and neither containerd being down nor the pull
  *  back-off refuses the pull first (startContainerChecked then fails at once, as before). */
-export function timedPull(kl: KubeletState, pod: Pod, c: Container): { ref: string; ms: number } | undefined {
-  const ms = nextAttempt(kl, pod, c).pullMs ?? 0;
+export function timedPull(kl: KubeletState, pod: Pod, c: Container, attempt: Attempt): { ref: string; ms: number } | undefined {
+  const ms = attempt.pullMs ?? 0;
   if (ms <= 0 || kl.runtime.criDown) return undefined;
   const ref = pullRef(kl, c);
   if (kl.imageBackoff.isInBackOffSinceUpdate(`${pod.metadata?.uid ?? ''}_${ref}`, kl.engine.nowMs)) return undefined;

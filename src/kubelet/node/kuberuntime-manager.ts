@@ -11,7 +11,8 @@ import { graceAfterPreStop, killContainerTimeoutSeconds, podTerminationGracePeri
 import type { KubeletState } from './kubelet-state.js';
 import type { PodActions } from './pod-actions.js';
 import type { RuntimeContainer } from './runtime.js';
-import { CRI_UNAVAILABLE, startContainerChecked, timedPull } from './kuberuntime-container.js';
+import { CRI_UNAVAILABLE, nextAttempt, startContainerChecked, timedPull } from './kuberuntime-container.js';
+import type { Attempt } from '../../scenario/types.js';
 import { aggregateError } from './runtime-state.js';
 import { ErrPostStartHook, hookMs, postStartFailure } from './lifecycle-handlers.js';
 import type { RuntimePodStatus } from './types.js';
@@ -115,15 +116,16 @@ function* startOne(kl: KubeletState, pod: Pod, c: Container, podStatus: RuntimeP
     else kl.trace({ type: 'runtime.backoff', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, message: backoff.message });
     return backoff;
   }
-  const pull = timedPull(kl, pod, c);
+  const attempt = nextAttempt(kl, pod, c);
+  const pull = timedPull(kl, pod, c, attempt);
   if (pull !== undefined) yield* kl.imagePuller.pull(podKey(pod), pull.ref, pull.ms);
-  const r = startChecked(kl, pod, c);
+  const r = startChecked(kl, pod, c, attempt);
   return r.error === undefined && c.lifecycle?.postStart ? yield* postStartHook(kl, pod, c) : r;
 }
 
 /** startContainer through its creation and start (no hook): the result. */
-function startChecked(kl: KubeletState, pod: Pod, c: Container): StartResult {
-  const failed = startContainerChecked(kl, pod, c);
+function startChecked(kl: KubeletState, pod: Pod, c: Container, attempt: Attempt): StartResult {
+  const failed = startContainerChecked(kl, pod, c, attempt);
   if (failed === undefined) return { name: c.name };
   kl.trace({ type: 'runtime.startFailed', actor: 'kubelet', pod: podKey(pod), uid: pod.metadata?.uid, container: c.name, reason: failed.error, message: failed.message });
   return { name: c.name, error: failed.error, message: failed.message };
