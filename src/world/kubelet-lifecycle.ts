@@ -92,6 +92,8 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
       eventClient: k.events && !k.events.sharedClient ? new NetworkClient(h.network, group, { qps: k.events.eventRecordQPS, burst: k.events.eventBurst, user }) : client,
       config: k,
       runtime: h.runtime,
+      // (the kubelet's node informer: read from the store, partition or not)
+      nodeTaints: () => h.apiserver.nodes.node(k.nodeName)?.taints ?? [],
       behaviour: (pod: Pod) => h.behaviourOf(pod),
       group,
     });

@@ -3,6 +3,7 @@
 // (kubelet_pods.go), kuberuntime-manager.ts, kuberuntime-gc.ts, pod-container-deletor.ts,
 // reason-cache.ts — each taking it as `kl`, as upstream's methods take `kl *Kubelet`. The bottom of the
 // node's modules: it imports none of them.
+import type { Taint } from '../../model/node.js';
 import { ImagePuller } from './image-puller.js';
 import { EventRecorder } from './events.js';
 import type { Engine, Proc, Process, Rng, Timer } from '../../engine/index.js';
@@ -73,6 +74,8 @@ export interface NodeOptions {
   /** The process group of this kubelet incarnation (engine processes are named in it). */
   group: string;
   tuning?: Partial<NodeTuning>;
+  /** The taints of the kubelet's Node as its node informer has them (none: no Node object). */
+  nodeTaints?: () => readonly Taint[];
 }
 
 /** ContainerGCPeriod (kubelet.go): how often the container garbage collector runs. */
@@ -97,6 +100,8 @@ export class KubeletState {
   readonly gates: StatusFeatureGates;
   readonly tuning: NodeTuning;
   readonly runtime: Runtime;
+  /** NodeOptions.nodeTaints (no Node object: none). */
+  readonly nodeTaints: () => readonly Taint[];
   readonly cache: PodCache;
   readonly pleg: GenericPLEG;
   readonly prober: ProbeManager;
@@ -217,6 +222,7 @@ export class KubeletState {
     this.sm = opts.statusManager;
     this.pm = opts.podManager;
     this.runtime = opts.runtime;
+    this.nodeTaints = opts.nodeTaints ?? (() => []);
     this.behaviour = opts.behaviour;
     this.group = opts.group;
     this.config = opts.config;

@@ -4,10 +4,11 @@
 // maxPods is 110): a pod handed to the kubelet that does not fit beside the active pods is rejected,
 // reason OutOf<resource> and "Node didn't have enough resource: <r>, requested: <n>, used: <n>,
 // capacity: <n>" (cpu in millicores, memory and ephemeral-storage in bytes); the first failure
-// counts, pods first; then the node affinity (node-affinity.ts). Not modelled: the other
-// predicates (host ports, NoExecute taints, the OS label and field), extended resources, the
+// counts, pods first; then the node affinity (node-affinity.ts) and the node's NoExecute taints.
+// Not modelled: the other predicates (host ports, the OS label and field), extended resources, the
 // critical pod admission handler's preemption of other pods.
-import { isMirrorPod, isPodPhaseTerminal, type Container, type Pod, type UID } from '../../model/pod.js';
+import { isMirrorPod, isPodPhaseTerminal, isStaticPod, type Container, type Pod, type UID } from '../../model/pod.js';
+import { toleratesTaint, tolerationsWithDefaults } from '../../model/node.js';
 import { parseQuantityValue, scaledValue } from '../../model/quantity.js';
 import type { Allocatable } from '../../scenario/types.js';
 import { gateEnabled } from '../status/types.js';
@@ -116,14 +117,26 @@ export function activePods(kl: KubeletState, uid: UID): Pod[] {
 
 /** The predicate admit handler for a pod handed to the kubelet: its resources against the node's
  *  allocatable ones (when the scenario gives them), then its nodeSelector and required node
- *  affinity against the node's labels (scheduler.AdmissionCheck's order; the first failure is the
- *  answer): reason NodeAffinity, "Predicate NodeAffinity failed: node(s) didn't match Pod's node
- *  affinity/selector" (before v1.27 the predicate's name only). */
+ *  affinity against the node's labels, then its tolerations against the node's NoExecute taints
+ *  (scheduler.AdmissionCheck's order, then generalFilter's taint check; the first failure is the
+ *  answer): reason NodeAffinity or TaintToleration, "Predicate NodeAffinity failed: node(s) didn't
+ *  match Pod's node affinity/selector" (before v1.27 the predicate's name only). */
 export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; message: string } | undefined {
   const a = kl.config.allocatable;
   const resources = a === undefined ? undefined : admitByResources(a, pod, activePods(kl, pod.metadata?.uid ?? ''), gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
   if (resources !== undefined) return resources;
   const name = kl.config.nodeName;
-  if (requiredNodeAffinityMatches(pod, nodeLabelsOf(name, kl.config.nodeLabels), name)) return undefined;
-  return { reason: 'NodeAffinity', message: kl.gen === 'current' ? "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" : 'Predicate NodeAffinity failed' };
+  if (!requiredNodeAffinityMatches(pod, nodeLabelsOf(name, kl.config.nodeLabels), name)) return predicateFailure(kl, 'NodeAffinity', "node(s) didn't match Pod's node affinity/selector");
+  // generalFilter: a NoExecute taint the pod does not tolerate (its stored tolerations, with the
+  // DefaultTolerationSeconds ones), except for a static pod
+  if (isStaticPod(pod)) return undefined;
+  const tolerations = tolerationsWithDefaults(pod);
+  const untolerated = kl.nodeTaints().some((t) => t.effect === 'NoExecute' && !tolerations.some((tol) => toleratesTaint(tol, t)));
+  return untolerated ? predicateFailure(kl, 'TaintToleration', "node(s) had taints that the pod didn't tolerate") : undefined;
+}
+
+/** PredicateFailureError: reason the predicate's name, message "Predicate <name> failed: <desc>"
+ *  (before v1.27 the name only). */
+function predicateFailure(kl: KubeletState, name: string, desc: string): { reason: string; message: string } {
+  return { reason: name, message: kl.gen === 'current' ? `Predicate ${name} failed: ${desc}` : `Predicate ${name} failed` };
 }
