@@ -59,3 +59,15 @@ export function requiredNodeAffinityMatches(pod: Pod, labels: Readonly<Record<st
   if (!required) return true;
   return (required.nodeSelectorTerms as Term[]).some((t) => termMatches(t, labels, nodeName));
 }
+
+/** nodeports.Fits: whether none of the pod's host ports (a regular container's port with hostPort
+ *  above 0) is taken by another pod's on the same protocol — 0.0.0.0 (the default host IP) against
+ *  any address, or the same address (HostPortInfo.CheckConflict). */
+export function hostPortsFit(pod: Pod, others: readonly Pod[]): boolean {
+  const portsOf = (p: Pod) => (p.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((x) => (x.hostPort ?? 0) > 0));
+  const want = portsOf(pod);
+  if (want.length === 0) return true;
+  const used = others.flatMap(portsOf);
+  const ip = (x: { hostIP?: string }) => x.hostIP || '0.0.0.0';
+  return !want.some((w) => used.some((u) => u.hostPort === w.hostPort && (u.protocol ?? 'TCP') === (w.protocol ?? 'TCP') && (ip(u) === '0.0.0.0' || ip(w) === '0.0.0.0' || ip(u) === ip(w))));
+}

@@ -4,9 +4,9 @@
 // maxPods is 110): a pod handed to the kubelet that does not fit beside the active pods is rejected,
 // reason OutOf<resource> and "Node didn't have enough resource: <r>, requested: <n>, used: <n>,
 // capacity: <n>" (cpu in millicores, memory and ephemeral-storage in bytes); the first failure
-// counts, pods first; then the node affinity (node-affinity.ts) and the node's NoExecute taints.
-// Not modelled: the other predicates (host ports, the OS label and field), extended resources, the
-// critical pod admission handler's preemption of other pods.
+// counts, pods first; then the node affinity and the host ports (node-affinity.ts), and the node's
+// NoExecute taints; before them all (v1.25+) the pod's OS label and field. Not modelled: extended
+// resources, the critical pod admission handler's preemption of other pods.
 import { isMirrorPod, isPodPhaseTerminal, isStaticPod, type Container, type Pod, type UID } from '../../model/pod.js';
 import { toleratesTaint, tolerationsWithDefaults } from '../../model/node.js';
 import { parseQuantityValue, scaledValue } from '../../model/quantity.js';
@@ -14,7 +14,7 @@ import type { Allocatable } from '../../scenario/types.js';
 import { gateEnabled } from '../status/types.js';
 import { notRunning } from './api-status.js';
 import type { KubeletState } from './kubelet-state.js';
-import { nodeLabelsOf, requiredNodeAffinityMatches } from './node-affinity.js';
+import { hostPortsFit, nodeLabelsOf, requiredNodeAffinityMatches } from './node-affinity.js';
 
 /** The requests a pod counts for, as the scheduler sums them. */
 export interface PodRequests {
@@ -122,11 +122,20 @@ export function activePods(kl: KubeletState, uid: UID): Pod[] {
  *  answer): reason NodeAffinity or TaintToleration, "Predicate NodeAffinity failed: node(s) didn't
  *  match Pod's node affinity/selector" (before v1.27 the predicate's name only). */
 export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; message: string } | undefined {
-  const a = kl.config.allocatable;
-  const resources = a === undefined ? undefined : admitByResources(a, pod, activePods(kl, pod.metadata?.uid ?? ''), gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
-  if (resources !== undefined) return resources;
   const name = kl.config.nodeName;
-  if (!requiredNodeAffinityMatches(pod, nodeLabelsOf(name, kl.config.nodeLabels), name)) return predicateFailure(kl, 'NodeAffinity', "node(s) didn't match Pod's node affinity/selector");
+  const labels = nodeLabelsOf(name, kl.config.nodeLabels);
+  // (v1.25+, IdentifyPodOS: checks preemption could not help come first)
+  if (kl.gen === 'current') {
+    const os = pod.metadata?.labels?.['kubernetes.io/os'];
+    if (os !== undefined && os !== labels['kubernetes.io/os']) return { reason: 'PodOSSelectorNodeLabelDoesNotMatch', message: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label" };
+    if (pod.spec?.os?.name !== undefined && pod.spec.os.name !== 'linux') return { reason: 'PodOSNotSupported', message: "Failed to admit pod as the OS field doesn't match node OS" };
+  }
+  const a = kl.config.allocatable;
+  const others = a !== undefined || hasHostPorts(pod) ? activePods(kl, pod.metadata?.uid ?? '') : [];
+  const resources = a === undefined ? undefined : admitByResources(a, pod, others, gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
+  if (resources !== undefined) return resources;
+  if (!requiredNodeAffinityMatches(pod, labels, name)) return predicateFailure(kl, 'NodeAffinity', "node(s) didn't match Pod's node affinity/selector");
+  if (!hostPortsFit(pod, others)) return predicateFailure(kl, 'NodePorts', "node(s) didn't have free ports for the requested pod ports");
   // generalFilter: a NoExecute taint the pod does not tolerate (its stored tolerations, with the
   // DefaultTolerationSeconds ones), except for a static pod
   if (isStaticPod(pod)) return undefined;
@@ -134,6 +143,9 @@ export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; m
   const untolerated = kl.nodeTaints().some((t) => t.effect === 'NoExecute' && !tolerations.some((tol) => toleratesTaint(tol, t)));
   return untolerated ? predicateFailure(kl, 'TaintToleration', "node(s) had taints that the pod didn't tolerate") : undefined;
 }
+
+/** Whether a regular container of the pod asks for a host port. */
+const hasHostPorts = (pod: Pod) => (pod.spec?.containers ?? []).some((c) => (c.ports ?? []).some((p) => (p.hostPort ?? 0) > 0));
 
 /** PredicateFailureError: reason the predicate's name, message "Predicate <name> failed: <desc>"
  *  (before v1.27 the name only). */

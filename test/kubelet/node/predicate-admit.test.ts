@@ -89,3 +89,26 @@ describe('requiredNodeAffinityMatches (component-helpers nodeaffinity)', async (
     expect(requiredNodeAffinityMatches(terms({}), labels, 'node-a')).toBe(false);
   });
 });
+
+describe('hostPortsFit (nodeports.Fits) and the whole admission through runs', async () => {
+  const { hostPortsFit } = await import('../../../src/kubelet/node/node-affinity.js');
+  const { runScenario } = await import('../../../src/index.js');
+  const withPort = (hostPort: number, extra: object = {}) => pod({ containers: [{ name: 'c', image: 'img', ports: [{ containerPort: 80, hostPort, ...extra }] }] });
+  it('the same port and protocol conflict on 0.0.0.0 or the same address; another protocol or address does not', () => {
+    expect(hostPortsFit(withPort(8080), [withPort(8080)])).toBe(false);
+    expect(hostPortsFit(withPort(8080), [withPort(8081)])).toBe(true);
+    expect(hostPortsFit(withPort(8080, { protocol: 'UDP' }), [withPort(8080)])).toBe(true);
+    expect(hostPortsFit(withPort(8080, { hostIP: '10.0.0.1' }), [withPort(8080, { hostIP: '10.0.0.2' })])).toBe(true);
+    expect(hostPortsFit(withPort(8080, { hostIP: '10.0.0.1' }), [withPort(8080)])).toBe(false);
+    expect(hostPortsFit(pod({ containers: [c('a')] }), [withPort(8080)])).toBe(true);
+  });
+  it('current: a second pod on a taken host port is rejected NodePorts; a pod for another OS is rejected first', () => {
+    const loaded = loadScenario(`apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  until: 20s\n  pods:\n    - metadata: { name: a }\n      spec: { containers: [{ name: main, image: nginx, ports: [{ containerPort: 80, hostPort: 8080 }] }] }\n    - metadata: { name: b }\n      spec: { containers: [{ name: main, image: nginx, ports: [{ containerPort: 80, hostPort: 8080 }] }] }\n      x-kss: { createAt: 1s }\n    - metadata: { name: win }\n      spec: { os: { name: windows }, containers: [{ name: main, image: iis }] }\n`);
+    if (!loaded.ok) throw new Error(loaded.issues[0].message);
+    const r = runScenario(loaded.scenario, { keepTrace: true });
+    const status = (n: string) => r.world.apiserver.peek('default', n)!.status!;
+    expect(status('a').phase).toBe('Running');
+    expect([status('b').reason, status('b').message]).toEqual(['NodePorts', "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports"]);
+    expect([status('win').reason, status('win').message]).toEqual(['PodOSNotSupported', "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS"]);
+  });
+});
