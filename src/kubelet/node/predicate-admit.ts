@@ -115,12 +115,14 @@ export function activePods(kl: KubeletState, uid: UID): Pod[] {
   return out;
 }
 
-/** The predicate admit handler for a pod handed to the kubelet: its resources against the node's
- *  allocatable ones (when the scenario gives them), then its nodeSelector and required node
- *  affinity against the node's labels, then its tolerations against the node's NoExecute taints
- *  (scheduler.AdmissionCheck's order, then generalFilter's taint check; the first failure is the
- *  answer): reason NodeAffinity or TaintToleration, "Predicate NodeAffinity failed: node(s) didn't
- *  match Pod's node affinity/selector" (before v1.27 the predicate's name only). */
+/** The predicate admit handler for a pod handed to the kubelet, the first failure being the
+ *  answer: (current) its OS label and field; its resources against the node's allocatable ones
+ *  (when the scenario gives them); its nodeSelector and required node affinity against the node's
+ *  labels; its host ports against the active pods' (scheduler.AdmissionCheck's order); its
+ *  tolerations against the node's NoExecute taints (generalFilter). A predicate's reason is its
+ *  name, e.g. NodeAffinity, "Predicate NodeAffinity failed: node(s) didn't match Pod's node
+ *  affinity/selector" (before v1.27 the name only). The active pods are gathered (one pass over the
+ *  kubelet's pods) only for the checks that need them. */
 export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; message: string } | undefined {
   const name = kl.config.nodeName;
   const labels = nodeLabelsOf(name, kl.config.nodeLabels);
