@@ -136,6 +136,22 @@ export class NodeStore {
     return added;
   }
 
+  /** Set a label (value) or remove it (null): `kubectl label nodes … key=value --overwrite` /
+   *  `key-`; whether the node changed. The node's zone follows its topology labels. */
+  setLabel(name: string, key: string, value: string | null, actor: Actor): boolean {
+    const cur = this.nodes.get(name);
+    if (cur === undefined || (value === null ? !Object.hasOwn(cur.labels, key) : cur.labels[key] === value)) return false;
+    const labels: Record<string, string> = { ...cur.labels };
+    if (value === null) delete labels[key];
+    else labels[key] = value;
+    const own = Object.freeze(labels);
+    this.labels.set(name, own);
+    this.nodes.set(name, { ...cur, labels: own, zone: zoneKey(own) });
+    this.tracer.emit({ type: 'node.label', actor, node: name, key, ...(value === null ? { removed: true } : { value }) });
+    this.changed(name, actor);
+    return true;
+  }
+
   /** Remove a taint (RemoveTaintOffNode). */
   removeTaint(name: string, key: string, effect: Taint['effect'], actor: Actor): boolean {
     const cur = this.nodes.get(name);

@@ -11,7 +11,7 @@ export type TraceType =
   | 'runtime.start' | 'runtime.exit' | 'runtime.kill' | 'runtime.backoff' | 'runtime.remove' | 'runtime.startFailed' | 'runtime.forget'
   | 'pleg.event' | 'worker.sync' | 'worker.terminating' | 'worker.terminated' | 'probe.result' | 'mirror.create' | 'mirror.delete'
   | 'kubelet.start' | 'kubelet.stop' | 'kubelet.evict' | 'node.shutdown'
-  | 'node.lease' | 'node.status' | 'node.taint' | 'node.deleted' | 'controller.mark-not-ready' | 'controller.evict' | 'controller.pod-gc'
+  | 'node.lease' | 'node.status' | 'node.taint' | 'node.label' | 'node.deleted' | 'controller.mark-not-ready' | 'controller.evict' | 'controller.pod-gc'
   | 'step' | 'log' | 'fault.begin' | 'fault.end' | 'invariant.violation';
 
 export interface TraceEvent {

@@ -1,5 +1,5 @@
-// The timeline actions on Node objects (spec.nodeLifecycle): a user's `kubectl taint` and node
-// deletion. Spread into schema.ts ACTIONS.
+// The timeline actions on Node objects (spec.nodeLifecycle): a user's `kubectl taint`, `kubectl
+// label` and node deletion. Spread into schema.ts ACTIONS.
 import { z } from 'zod';
 import { dnsSubdomain, labelValue, qualifiedName } from './schema-values.js';
 import type { StepAction } from './types.js';
@@ -15,6 +15,7 @@ export const NODE_OBJECT_ACTIONS = {
   taintNode: act(z.strictObject({ node, key: taintKey, value: labelValue.optional(), effect }), (v) => ({ action: 'taintNode', ...v })),
   untaintNode: act(z.strictObject({ node, key: taintKey, effect: effect.optional() }), (v) => ({ action: 'untaintNode', ...v })),
   deleteNode: act(z.strictObject({ node }).nullable(), (v) => ({ action: 'deleteNode', node: v?.node })),
+  labelNode: act(z.strictObject({ node, key: qualifiedName('a label key', 'disktype'), value: labelValue.nullable() }), (v) => ({ action: 'labelNode', ...v })),
 };
 
 /** The actions that need spec.nodeLifecycle (kss has Node objects only with it). */

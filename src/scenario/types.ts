@@ -138,6 +138,7 @@ export type StepAction =
   | { action: 'fail'; verbs: Verb[]; code: 404 | 409 | 429 | 500 | 'timeout'; count?: number; forMs?: number; retryAfter?: number }
   | { action: 'latency'; latency: Latency; node?: string }
   | { action: 'taintNode'; key: string; value?: string; effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
+  | { action: 'labelNode'; key: string; value: string | null }
   | { action: 'untaintNode'; key: string; effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute' }
   | { action: 'deleteNode' }
   | { action: 'createMirror'; pod: string }

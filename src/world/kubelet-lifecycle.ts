@@ -94,6 +94,7 @@ export function startIncarnation(h: KubeletHost, n: number, onCreated: (kl: Kube
       runtime: h.runtime,
       // (the kubelet's node informer: read from the store, partition or not)
       nodeTaints: () => h.apiserver.nodes.node(k.nodeName)?.taints ?? [],
+      nodeLabels: () => h.apiserver.nodes.node(k.nodeName)?.labels,
       behaviour: (pod: Pod) => h.behaviourOf(pod),
       group,
     });

@@ -76,6 +76,8 @@ export interface NodeOptions {
   tuning?: Partial<NodeTuning>;
   /** The taints of the kubelet's Node as its node informer has them (none: no Node object). */
   nodeTaints?: () => readonly Taint[];
+  /** Its labels as the informer has them (undefined: no Node object, the configured labels hold). */
+  nodeLabels?: () => Readonly<Record<string, string>> | undefined;
 }
 
 /** ContainerGCPeriod (kubelet.go): how often the container garbage collector runs. */
@@ -102,6 +104,8 @@ export class KubeletState {
   readonly runtime: Runtime;
   /** NodeOptions.nodeTaints (no Node object: none). */
   readonly nodeTaints: () => readonly Taint[];
+  /** NodeOptions.nodeLabels. */
+  readonly nodeLabels: () => Readonly<Record<string, string>> | undefined;
   readonly cache: PodCache;
   readonly pleg: GenericPLEG;
   readonly prober: ProbeManager;
@@ -223,6 +227,7 @@ export class KubeletState {
     this.pm = opts.podManager;
     this.runtime = opts.runtime;
     this.nodeTaints = opts.nodeTaints ?? (() => []);
+    this.nodeLabels = opts.nodeLabels ?? (() => undefined);
     this.behaviour = opts.behaviour;
     this.group = opts.group;
     this.config = opts.config;

@@ -125,7 +125,7 @@ export function activePods(kl: KubeletState, uid: UID): Pod[] {
  *  kubelet's pods) only for the checks that need them. */
 export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; message: string } | undefined {
   const name = kl.config.nodeName;
-  const labels = nodeLabelsOf(name, kl.config.nodeLabels);
+  const labels = nodeLabelsOf(name, kl.nodeLabels() ?? kl.config.nodeLabels);
   // (v1.25+, IdentifyPodOS: checks preemption could not help come first)
   if (kl.gen === 'current') {
     const os = pod.metadata?.labels?.['kubernetes.io/os'];

@@ -112,3 +112,20 @@ describe('hostPortsFit (nodeports.Fits) and the whole admission through runs', a
     expect([status('win').reason, status('win').message]).toEqual(['PodOSNotSupported', "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS"]);
   });
 });
+
+describe('labelNode', async () => {
+  const { runScenario } = await import('../../../src/index.js');
+  const run = (steps: string) => {
+    const loaded = loadScenario(`apiVersion: kss/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  until: 20s\n  nodeLifecycle: {}\n  nodes:\n    - { name: node-a, labels: { disktype: ssd } }\n  pods:\n    - metadata: { name: late }\n      spec: { nodeName: node-a, nodeSelector: { disktype: nvme }, containers: [{ name: main, image: nginx }] }\n      x-kss: { createAt: 5s }\n  timeline:\n${steps}`);
+    if (!loaded.ok) throw new Error(loaded.issues[0].message);
+    return runScenario(loaded.scenario, { keepTrace: true });
+  };
+  it('sets a label the kubelet admits against from then on; removing one the node lacks is a step error', () => {
+    const set = run('    - { at: 1s, labelNode: { key: disktype, value: nvme } }\n');
+    expect(set.world.apiserver.peek('default', 'late')!.status!.phase).toBe('Running');
+    expect(set.world.apiserver.nodes.node('node-a')!.labels).toEqual({ disktype: 'nvme' });
+    const unset = run('    - { at: 1s, labelNode: { key: gpu, value: null } }\n');
+    expect(unset.world.stepErrors.map((e) => e.message)).toEqual([expect.stringContaining('label "gpu" not found on node node-a')]);
+    expect(unset.world.apiserver.peek('default', 'late')!.status!.reason).toBe('NodeAffinity');
+  });
+});
