@@ -9,19 +9,18 @@
 import type { Engine, Proc } from '../../engine/index.js';
 import type { Container } from '../../model/pod.js';
 import { goDuration } from './backoff.js';
+import { normalizeImageRef } from './image-ref.js';
 import type { Runtime } from './runtime.js';
 
 /** containerd's image store per node: it outlives the kubelet (images stay on disk). */
 const presentImages = new WeakMap<Runtime, Set<string>>();
 
-/** SetDefaults_Container's imagePullPolicy. */
+/** SetDefaults_Container's imagePullPolicy: Always for a reference that is :latest once normalized
+ *  (no tag, or that tag; never a digest), else IfNotPresent. */
 export function pullPolicyOf(c: Container): 'Always' | 'IfNotPresent' | 'Never' {
   if (c.imagePullPolicy) return c.imagePullPolicy as 'Always' | 'IfNotPresent' | 'Never';
-  const image = c.image ?? '';
-  if (image.includes('@')) return 'IfNotPresent';
-  const last = image.slice(image.lastIndexOf('/') + 1);
-  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : '';
-  return tag === '' || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  const ref = normalizeImageRef(c.image ?? '');
+  return !ref.includes('@') && ref.endsWith(':latest') ? 'Always' : 'IfNotPresent';
 }
 
 /** Whether the start of `c` pulls `ref` on the node of `runtime` (imagePullPrecheck). */
@@ -35,14 +34,13 @@ export function shouldPull(runtime: Runtime, c: Container, ref: string): boolean
 export class ImagePuller {
   /** When the pull in progress (and those queued behind it) ends: the serial puller's queue. */
   private busyUntilMs = 0;
+  /** When the last pull scheduled of each image ends. */
+  private readonly endsOf = new Map<string, number>();
 
   constructor(
     private readonly serialize: boolean,
     private readonly h: { engine: Engine; runtime: Runtime; log: (level: 'info', msg: string, pod: string) => void },
   ) {}
-
-  /** When the last pull scheduled of each image ends. */
-  private readonly endsOf = new Map<string, number>();
 
   /** pullImage: wait for the pulls ahead (serial puller), then pull for `ms` — or for no time when a
    *  pull of the same image ahead of it has brought it (containerd finds every layer present); the

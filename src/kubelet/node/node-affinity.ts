@@ -60,14 +60,18 @@ export function requiredNodeAffinityMatches(pod: Pod, labels: Readonly<Record<st
   return (required.nodeSelectorTerms as Term[]).some((t) => termMatches(t, labels, nodeName));
 }
 
+/** getContainerPorts: the ports of the pod's regular containers that ask for a host port. */
+export function hostPortsOf(pod: Pod): NonNullable<NonNullable<Pod['spec']>['containers'][number]['ports']> {
+  return (pod.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((x) => (x.hostPort ?? 0) > 0));
+}
+
 /** nodeports.Fits: whether none of the pod's host ports (a regular container's port with hostPort
  *  above 0) is taken by another pod's on the same protocol — 0.0.0.0 (the default host IP) against
  *  any address, or the same address (HostPortInfo.CheckConflict). */
 export function hostPortsFit(pod: Pod, others: readonly Pod[]): boolean {
-  const portsOf = (p: Pod) => (p.spec?.containers ?? []).flatMap((c) => (c.ports ?? []).filter((x) => (x.hostPort ?? 0) > 0));
-  const want = portsOf(pod);
+  const want = hostPortsOf(pod);
   if (want.length === 0) return true;
-  const used = others.flatMap(portsOf);
+  const used = others.flatMap(hostPortsOf);
   const ip = (x: { hostIP?: string }) => x.hostIP || '0.0.0.0';
   return !want.some((w) => used.some((u) => u.hostPort === w.hostPort && (u.protocol ?? 'TCP') === (w.protocol ?? 'TCP') && (ip(u) === '0.0.0.0' || ip(w) === '0.0.0.0' || ip(u) === ip(w))));
 }

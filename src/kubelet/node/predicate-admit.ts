@@ -14,7 +14,7 @@ import type { Allocatable } from '../../scenario/types.js';
 import { gateEnabled } from '../status/types.js';
 import { notRunning } from './api-status.js';
 import type { KubeletState } from './kubelet-state.js';
-import { hostPortsFit, nodeLabelsOf, requiredNodeAffinityMatches } from './node-affinity.js';
+import { hostPortsFit, hostPortsOf, nodeLabelsOf, requiredNodeAffinityMatches } from './node-affinity.js';
 
 /** The requests a pod counts for, as the scheduler sums them. */
 export interface PodRequests {
@@ -25,15 +25,21 @@ export interface PodRequests {
 
 type ResourceList = Record<string, string | number> | undefined;
 
-/** A container's requests (the apiserver defaults a missing request to its limit). */
-function containerRequests(c: Container): PodRequests {
-  const r = c.resources as { requests?: ResourceList; limits?: ResourceList } | undefined;
+/** Requests in fitsRequest's units, a limit standing in for a missing request (the apiserver
+ *  defaults it so). */
+function requestsOf(requests: ResourceList, limits?: ResourceList): PodRequests {
   const get = (name: string, scale: number) => {
-    const v = r?.requests?.[name] ?? r?.limits?.[name];
+    const v = requests?.[name] ?? limits?.[name];
     const q = v === undefined ? undefined : parseQuantityValue(v);
     return q === undefined ? 0 : scaledValue(q, scale);
   };
   return { milliCPU: get('cpu', -3), memory: get('memory', 0), ephemeralStorage: get('ephemeral-storage', 0) };
+}
+
+/** A container's requests. */
+function containerRequests(c: Container): PodRequests {
+  const r = c.resources as { requests?: ResourceList; limits?: ResourceList } | undefined;
+  return requestsOf(r?.requests, r?.limits);
 }
 
 const add = (a: PodRequests, b: PodRequests): PodRequests => ({ milliCPU: a.milliCPU + b.milliCPU, memory: a.memory + b.memory, ephemeralStorage: a.ephemeralStorage + b.ephemeralStorage });
@@ -59,7 +65,7 @@ export function podRequests(pod: Pod, sidecars: boolean): PodRequests {
   }
   reqs = max(reqs, init);
   const overhead = pod.spec?.overhead as ResourceList;
-  return overhead ? add(reqs, containerRequests({ name: 'overhead', resources: { requests: overhead } } as Container)) : reqs;
+  return overhead ? add(reqs, requestsOf(overhead)) : reqs;
 }
 
 /** The node's allocatable resources in the units fitsRequest compares. */
@@ -133,7 +139,7 @@ export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; m
     if (pod.spec?.os?.name !== undefined && pod.spec.os.name !== 'linux') return { reason: 'PodOSNotSupported', message: "Failed to admit pod as the OS field doesn't match node OS" };
   }
   const a = kl.config.allocatable;
-  const others = a !== undefined || hasHostPorts(pod) ? activePods(kl, pod.metadata?.uid ?? '') : [];
+  const others = a !== undefined || hostPortsOf(pod).length > 0 ? activePods(kl, pod.metadata?.uid ?? '') : [];
   const resources = a === undefined ? undefined : admitByResources(a, pod, others, gateEnabled(kl.gen, kl.gates, 'SidecarContainers'));
   if (resources !== undefined) return resources;
   if (!requiredNodeAffinityMatches(pod, labels, name)) return predicateFailure(kl, 'NodeAffinity', "node(s) didn't match Pod's node affinity/selector");
@@ -145,9 +151,6 @@ export function admitPredicates(kl: KubeletState, pod: Pod): { reason: string; m
   const untolerated = kl.nodeTaints().some((t) => t.effect === 'NoExecute' && !tolerations.some((tol) => toleratesTaint(tol, t)));
   return untolerated ? predicateFailure(kl, 'TaintToleration', "node(s) had taints that the pod didn't tolerate") : undefined;
 }
-
-/** Whether a regular container of the pod asks for a host port. */
-const hasHostPorts = (pod: Pod) => (pod.spec?.containers ?? []).some((c) => (c.ports ?? []).some((p) => (p.hostPort ?? 0) > 0));
 
 /** PredicateFailureError: reason the predicate's name, message "Predicate <name> failed: <desc>"
  *  (before v1.27 the name only). */
